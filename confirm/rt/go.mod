@@ -1,0 +1,3 @@
+module github.com/confirm-go/confirm/confirm/rt
+
+go 1.26.0
