@@ -1,0 +1,174 @@
+package testselect
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Candidate is a test that reaches some of a warning's functions.
+type Candidate struct {
+	// Test is the name of the top-level test function.
+	Test string
+	// Package is the import path of the package under test.
+	Package string
+	// Reached and Missing name the warning's functions the test reaches
+	// and does not reach.
+	Reached, Missing []string
+	// Steps is the sum over the reached functions of the fewest
+	// call-graph steps from the test to each.
+	Steps int
+}
+
+// A target is one function of a warning: the name the warning uses and
+// the SSA functions it resolved to.
+type target struct {
+	name string
+	fns  []*ssa.Function
+}
+
+// Targets resolves the functions of a warning: for each site, the
+// innermost function containing its position (or, without a position,
+// the function named by Site.Func); then the names of Warning.Funcs no
+// site resolved. A name that resolves to nothing is kept with no
+// functions, so that it is reported as unreached.
+func (p *Program) targets(w *warning.Warning) []target {
+	var out []target
+	seen := map[string]bool{}
+	add := func(name string, fns []*ssa.Function) {
+		if len(fns) > 0 {
+			k := p.keyOf(fns[0])
+			ks := fmt.Sprint(k)
+			if seen[ks] {
+				return
+			}
+			seen[ks] = true
+			if name == "" {
+				name = ShortName(fns[0])
+			}
+		}
+		if seen["name:"+name] && len(fns) == 0 {
+			return
+		}
+		seen["name:"+name] = true
+		out = append(out, target{name: name, fns: fns})
+	}
+	for _, s := range w.Sites {
+		var fns []*ssa.Function
+		if s.Position.IsValid() {
+			fns = p.FuncsAt(s.Position)
+		}
+		if len(fns) == 0 && s.Func != "" {
+			fns = p.FuncsNamed(s.Func)
+		}
+		if len(fns) == 0 && s.Func == "" {
+			continue
+		}
+		add(s.Func, fns)
+	}
+	for _, name := range w.Funcs {
+		if !seen["name:"+name] {
+			add(name, p.FuncsNamed(name))
+		}
+	}
+	return out
+}
+
+// Rank returns the tests that reach at least one of the warning's
+// functions, best first: those reaching all of them, then those reaching
+// the most, then those with the fewest call-graph steps, then by name.
+// When the warning names a package, the tests of that package are
+// considered, or all tests when none of those reaches a function (the
+// package may have no tests of its own). unreached names the warning's functions that no test
+// reaches.
+func (p *Program) Rank(w *warning.Warning) (cands []Candidate, unreached []string) {
+	targets := p.targets(w)
+	cands = p.candidates(targets, w.Package)
+	if len(cands) == 0 && w.Package != "" {
+		cands = p.candidates(targets, "")
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if (len(a.Missing) == 0) != (len(b.Missing) == 0) {
+			return len(a.Missing) == 0
+		}
+		if len(a.Reached) != len(b.Reached) {
+			return len(a.Reached) > len(b.Reached)
+		}
+		if a.Steps != b.Steps {
+			return a.Steps < b.Steps
+		}
+		return a.Test < b.Test
+	})
+	reachedBy := map[string]bool{}
+	for _, c := range cands {
+		for _, name := range c.Reached {
+			reachedBy[name] = true
+		}
+	}
+	for _, tg := range targets {
+		if !reachedBy[tg.name] {
+			unreached = append(unreached, tg.name)
+		}
+	}
+	return cands, unreached
+}
+
+// candidates returns the tests of package pkg (all tests if pkg is
+// empty) that reach at least one target.
+func (p *Program) candidates(targets []target, pkg string) []Candidate {
+	var cands []Candidate
+	for _, t := range p.tests {
+		if !samePackage(pkg, t.Package) {
+			continue
+		}
+		c := Candidate{Test: t.Name, Package: t.Package}
+		for _, tg := range targets {
+			if steps, ok := t.reachesAny(p, tg.fns); ok {
+				c.Reached = append(c.Reached, tg.name)
+				c.Steps += steps
+			} else {
+				c.Missing = append(c.Missing, tg.name)
+			}
+		}
+		if len(c.Reached) > 0 {
+			cands = append(cands, c)
+		}
+	}
+	return cands
+}
+
+// Select returns the names of the tests that reach the warning's
+// functions, best first (see Rank), and the names of the functions no
+// test reaches. With no test returned, the warning has no test to be
+// confirmed with.
+func (p *Program) Select(w *warning.Warning) (tests []string, unreached []string) {
+	cands, unreached := p.Rank(w)
+	for _, c := range cands {
+		tests = append(tests, c.Test)
+	}
+	return tests, unreached
+}
+
+func (t *Test) reachesAny(p *Program, fns []*ssa.Function) (int, bool) {
+	best, found := 0, false
+	for _, fn := range fns {
+		if steps, ok := t.reach[p.keyOf(fn)]; ok && (!found || steps < best) {
+			best, found = steps, true
+		}
+	}
+	return best, found
+}
+
+// samePackage reports whether a test of package testPkg can run code of
+// the warning's package pkg; an empty pkg matches every test.
+func samePackage(pkg, testPkg string) bool {
+	return pkg == "" || strings.TrimSuffix(pkg, "_test") == testPkg
+}
+
+// PositionOf returns the resolved position of pos.
+func (p *Program) PositionOf(pos token.Pos) token.Position { return p.Fset.Position(pos) }

@@ -1,0 +1,3 @@
+module example.com/selectmod
+
+go 1.22
