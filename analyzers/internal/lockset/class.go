@@ -1,0 +1,609 @@
+package lockset
+
+import (
+	"go/constant"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Mode says how a lock is held: exclusively (Write) or shared (Read).
+type Mode uint8
+
+// The modes of an acquisition.
+const (
+	Write Mode = iota // Lock, TryLock, or Lock through a sync.Locker
+	Read              // RLock, TryRLock, or Lock through RLocker()
+)
+
+func (m Mode) String() string {
+	if m == Read {
+		return "read"
+	}
+	return "write"
+}
+
+// A Ref is a reference to one mutex, as seen from inside one function.
+//
+// Class is the lock class: the stable, human-readable name of every mutex
+// stored in the same place, such as "bank.mu" (a package-level variable),
+// "(bank.Account).mu" (a field of a named struct type),
+// "(bank.Bank).state.mu" (a field of an anonymous struct inside a named
+// type), "(bank.Account).Mutex" (an embedded mutex), "bank.table[].mu"
+// (mutexes in the elements of an array, slice or map), "bank.F.mu" (a
+// local variable or parameter of bank.F) or "bank.newMu()" (the result of
+// a call).
+//
+// Inst identifies the instance within the function: an access path such
+// as "$0.mu" (field mu of parameter 0), "^1" (free variable 1), "g:bank.mu"
+// (a global) or "v:t3.mu" (a value local to the function). Two Refs with the
+// same non-empty Inst denote the same mutex as far as the function can
+// tell; an empty Inst means the instance is unknown (for example an element
+// of a slice at a non-constant index).
+type Ref struct {
+	Class string
+	Inst  string
+	// Read is set when the reference denotes the read side of a
+	// sync.RWMutex, as returned by RLocker: locking it takes a read lock.
+	Read bool
+	// Value is the SSA value of the mutex (usually a *sync.Mutex or
+	// *sync.RWMutex, or a sync.Locker) when the reference was made inside
+	// the function; nil when it comes from a callee's summary.
+	Value ssa.Value
+	// Param is 1+i when the class is named after parameter i of the
+	// function (a mutex passed in as a pointer), 0 otherwise; Suffix is
+	// the part of Class after the parameter's own name. A caller renames
+	// such a class after its argument.
+	Param  int
+	Suffix string
+}
+
+// Valid reports whether r names a lock class.
+func (r Ref) Valid() bool { return r.Class != "" }
+
+// Classifier names the mutexes of one SSA package. Its methods are safe for
+// use by one goroutine at a time.
+type Classifier struct {
+	funcs  []*ssa.Function
+	stores map[string][]ssa.Value // location class -> values stored there
+}
+
+// NewClassifier returns a Classifier for the source functions funcs of one
+// package (buildssa's SrcFuncs). It indexes the stores of lockers and
+// conds of funcs once; afterwards its methods only read, and may be called
+// from several goroutines.
+func NewClassifier(funcs []*ssa.Function) *Classifier {
+	c := &Classifier{funcs: funcs}
+	c.indexStores()
+	return c
+}
+
+// Ref returns the reference to the mutex that v points to (v is usually a
+// *sync.Mutex, a *sync.RWMutex or a sync.Locker), and false when v cannot
+// be named.
+func (c *Classifier) Ref(v ssa.Value) (Ref, bool) {
+	return c.ref(v, 0)
+}
+
+const maxDepth = 12
+
+func (c *Classifier) ref(v ssa.Value, depth int) (Ref, bool) {
+	if depth > maxDepth || v == nil {
+		return Ref{}, false
+	}
+	if isInterface(v.Type()) {
+		return c.locker(v, depth+1)
+	}
+	p, ok := c.path(v, depth+1)
+	if !ok {
+		return Ref{}, false
+	}
+	p.Value = v
+	return p, true
+}
+
+// path names the location v points to (or, for a value of struct type, the
+// value itself).
+func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
+	if depth > maxDepth {
+		return Ref{}, false
+	}
+	switch v := v.(type) {
+	case *ssa.Global:
+		name := v.Name()
+		if v.Pkg != nil {
+			name = v.Pkg.Pkg.Name() + "." + name
+		}
+		return Ref{Class: name, Inst: "g:" + v.RelString(nil)}, true
+	case *ssa.Alloc:
+		name := v.Comment
+		if name == "" {
+			name = v.Name()
+		}
+		return Ref{Class: FuncName(v.Parent()) + "." + name, Inst: "v:" + v.Name()}, true
+	case *ssa.Parameter:
+		idx := paramIndex(v)
+		return Ref{Class: FuncName(v.Parent()) + "." + v.Name(), Inst: "$" + strconv.Itoa(idx), Param: idx + 1}, true
+	case *ssa.FreeVar:
+		if b := c.binding(v); b != nil {
+			if r, ok := c.path(b, depth+1); ok {
+				r.Inst = "^" + strconv.Itoa(freeVarIndex(v))
+				r.Param, r.Suffix = 0, ""
+				return r, true
+			}
+		}
+		return Ref{Class: FuncName(v.Parent()) + "." + v.Name(), Inst: "^" + strconv.Itoa(freeVarIndex(v))}, true
+	case *ssa.FieldAddr:
+		return c.field(v.X, deref(v.X.Type()), v.Field, depth)
+	case *ssa.Field:
+		return c.field(v.X, v.X.Type(), v.Field, depth)
+	case *ssa.IndexAddr:
+		return c.index(v.X, v.Index, depth)
+	case *ssa.Index:
+		return c.index(v.X, v.Index, depth)
+	case *ssa.Lookup:
+		r, ok := c.path(v.X, depth+1)
+		if !ok {
+			return Ref{}, false
+		}
+		r.Class += "[]"
+		r.Suffix += "[]"
+		r.Inst = ""
+		return r, true
+	case *ssa.UnOp:
+		if v.Op.String() != "*" {
+			return Ref{}, false
+		}
+		r, ok := c.path(v.X, depth+1)
+		if !ok {
+			return Ref{}, false
+		}
+		if r.Inst != "" {
+			r.Inst += "*"
+		}
+		return r, true
+	case *ssa.ChangeType:
+		return c.path(v.X, depth+1)
+	case *ssa.Convert:
+		return c.path(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return c.path(v.X, depth+1)
+	case *ssa.TypeAssert:
+		return c.path(v.X, depth+1)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			return c.callResult(call)
+		}
+	case *ssa.Call:
+		return c.callResult(v)
+	case *ssa.Phi:
+		var first Ref
+		for i, e := range v.Edges {
+			if e == v {
+				continue
+			}
+			r, ok := c.path(e, depth+1)
+			if !ok {
+				return Ref{}, false
+			}
+			if i == 0 || first.Class == "" {
+				first = r
+				continue
+			}
+			if r.Class != first.Class {
+				return Ref{}, false
+			}
+			if r.Inst != first.Inst {
+				first.Inst = ""
+			}
+		}
+		if first.Class == "" {
+			return Ref{}, false
+		}
+		return first, true
+	}
+	return Ref{}, false
+}
+
+// field names field i of the struct type st reached through x.
+func (c *Classifier) field(x ssa.Value, st types.Type, i int, depth int) (Ref, bool) {
+	s := structOf(st)
+	if s == nil || i < 0 || i >= s.NumFields() {
+		return Ref{}, false
+	}
+	f := s.Field(i).Name()
+	base, baseOK := c.path(x, depth+1)
+	var r Ref
+	if n := namedOf(st); n != nil && !isSyncType(n) {
+		r.Class = "(" + typeName(n) + ")." + f
+	} else if baseOK {
+		r.Class = base.Class + "." + f
+		r.Param, r.Suffix = base.Param, base.Suffix+"."+f
+	} else {
+		return Ref{}, false
+	}
+	if baseOK && base.Inst != "" {
+		r.Inst = base.Inst + "." + f
+	}
+	return r, true
+}
+
+// index names an element of the array, slice or pointer to array x.
+func (c *Classifier) index(x, idx ssa.Value, depth int) (Ref, bool) {
+	r, ok := c.path(x, depth+1)
+	if !ok {
+		return Ref{}, false
+	}
+	r.Class += "[]"
+	r.Suffix += "[]"
+	if k, isConst := idx.(*ssa.Const); isConst && r.Inst != "" && k.Value != nil && k.Value.Kind() == constant.Int {
+		r.Inst += "[" + k.Value.ExactString() + "]"
+	} else {
+		r.Inst = ""
+	}
+	return r, true
+}
+
+// callResult names a mutex returned by a call: after the callee when it is
+// static, like "bank.newMu()".
+func (c *Classifier) callResult(call *ssa.Call) (Ref, bool) {
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return Ref{}, false
+	}
+	return Ref{Class: FuncName(fn) + "()"}, true
+}
+
+// binding returns the value bound to the free variable v by the unique
+// MakeClosure of its function in the parent, or nil.
+func (c *Classifier) binding(v *ssa.FreeVar) ssa.Value {
+	fn := v.Parent()
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	idx := freeVarIndex(v)
+	var found ssa.Value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || idx >= len(mc.Bindings) {
+				continue
+			}
+			if found != nil && found != mc.Bindings[idx] {
+				return nil
+			}
+			found = mc.Bindings[idx]
+		}
+	}
+	return found
+}
+
+// locker resolves a sync.Locker (or other interface) value to the mutex it
+// holds: &mu converted to an interface, rw.RLocker(), cond.L, or a value
+// loaded from a variable or field to which the package only ever stores
+// lockers of one class.
+func (c *Classifier) locker(v ssa.Value, depth int) (Ref, bool) {
+	if depth > maxDepth {
+		return Ref{}, false
+	}
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		if isInterface(v.X.Type()) {
+			return c.locker(v.X, depth+1)
+		}
+		if !isMutexPtr(v.X.Type()) {
+			return Ref{}, false
+		}
+		r, ok := c.path(v.X, depth+1)
+		if ok {
+			r.Value = v.X
+		}
+		return r, ok
+	case *ssa.ChangeInterface:
+		return c.locker(v.X, depth+1)
+	case *ssa.Call:
+		if fn := v.Call.StaticCallee(); fn != nil && isSyncMethod(fn, "RWMutex", "RLocker") && len(v.Call.Args) == 1 {
+			r, ok := c.path(v.Call.Args[0], depth+1)
+			if ok {
+				r.Read = true
+				r.Value = v.Call.Args[0]
+			}
+			return r, ok
+		}
+	case *ssa.UnOp:
+		if v.Op.String() != "*" {
+			return Ref{}, false
+		}
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && isSyncNamed(deref(fa.X.Type()), "Cond") {
+			return c.condLocker(fa.X, depth+1)
+		}
+		return c.stored(v.X, depth+1, c.locker)
+	case *ssa.Phi:
+		var first Ref
+		for _, e := range v.Edges {
+			if e == v {
+				continue
+			}
+			r, ok := c.locker(e, depth+1)
+			if !ok || (first.Class != "" && (r.Class != first.Class || r.Read != first.Read)) {
+				return Ref{}, false
+			}
+			if first.Class != "" && first.Inst != r.Inst {
+				r.Inst = ""
+			}
+			first = r
+		}
+		return first, first.Class != ""
+	}
+	return Ref{}, false
+}
+
+// CondLocker resolves the locker L of the *sync.Cond value cond.
+func (c *Classifier) CondLocker(cond ssa.Value) (Ref, bool) {
+	return c.condLocker(cond, 0)
+}
+
+func (c *Classifier) condLocker(cond ssa.Value, depth int) (Ref, bool) {
+	if depth > maxDepth {
+		return Ref{}, false
+	}
+	switch cv := cond.(type) {
+	case *ssa.Call:
+		if fn := cv.Call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond" && len(cv.Call.Args) == 1 {
+			return c.locker(cv.Call.Args[0], depth+1)
+		}
+		return Ref{}, false
+	case *ssa.UnOp:
+		if cv.Op.String() == "*" {
+			return c.stored(cv.X, depth+1, c.condLocker)
+		}
+		return Ref{}, false
+	}
+	// A Cond variable or field: find the stores to its L field.
+	p, ok := c.path(cond, depth+1)
+	if !ok {
+		return Ref{}, false
+	}
+	key := p.Class + ".L"
+	if p.Inst == "" {
+		// Not a tracked location: look for stores to a Cond
+		// composite literal in place.
+		key = ""
+	}
+	var found Ref
+	for _, val := range c.storesTo(key, cond) {
+		r, ok := c.locker(val, depth+1)
+		if !ok || (found.Class != "" && (found.Class != r.Class || found.Read != r.Read)) {
+			return Ref{}, false
+		}
+		found = r
+	}
+	if found.Class == "" {
+		return Ref{}, false
+	}
+	found.Inst = ""
+	return found, true
+}
+
+// stored resolves the value loaded from addr by looking at every store to
+// the same location in the package; it succeeds when they all resolve to
+// one class.
+func (c *Classifier) stored(addr ssa.Value, depth int, resolve func(ssa.Value, int) (Ref, bool)) (Ref, bool) {
+	p, ok := c.path(addr, depth+1)
+	if !ok {
+		return Ref{}, false
+	}
+	var found Ref
+	for _, val := range c.storesTo(p.Class, nil) {
+		r, ok := resolve(val, depth+1)
+		if !ok || (found.Class != "" && (found.Class != r.Class || found.Read != r.Read)) {
+			return Ref{}, false
+		}
+		found = r
+	}
+	if found.Class == "" {
+		return Ref{}, false
+	}
+	found.Inst = ""
+	return found, true
+}
+
+// storesTo returns the values the package stores to locations of class
+// key, and, when base is not nil, to its L field directly.
+func (c *Classifier) storesTo(key string, base ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	if base != nil {
+		if refs := base.Referrers(); refs != nil {
+			for _, r := range *refs {
+				fa, ok := r.(*ssa.FieldAddr)
+				if !ok || fa.X != base {
+					continue
+				}
+				for _, rr := range *fa.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+						out = append(out, st.Val)
+					}
+				}
+			}
+		}
+	}
+	if key == "" {
+		return out
+	}
+	return append(out, c.stores[key]...)
+}
+
+func (c *Classifier) indexStores() {
+	c.stores = map[string][]ssa.Value{}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || !mayHoldLocker(st.Val.Type()) {
+					continue
+				}
+				if p, ok := c.path(st.Addr, 0); ok {
+					c.stores[p.Class] = append(c.stores[p.Class], st.Val)
+				}
+			}
+		}
+	}
+}
+
+func mayHoldLocker(t types.Type) bool {
+	if isInterface(t) {
+		return true
+	}
+	if pt, ok := types.Unalias(t).(*types.Pointer); ok {
+		return isSyncNamed(pt.Elem(), "Cond")
+	}
+	return false
+}
+
+// FuncName returns the name of fn as a reviewer reads it:
+// "bank.Transfer", "(*bank.Account).Deposit", "bank.Transfer$1" for a
+// closure.
+func FuncName(fn *ssa.Function) string {
+	if fn == nil {
+		return "?"
+	}
+	if p := fn.Parent(); p != nil {
+		return FuncName(p) + strings.TrimPrefix(fn.Name(), p.Name())
+	}
+	qual := func(p *types.Package) string { return p.Name() }
+	if recv := fn.Signature.Recv(); recv != nil {
+		return "(" + types.TypeString(recv.Type(), qual) + ")." + fn.Name()
+	}
+	if fn.Pkg != nil {
+		return fn.Pkg.Pkg.Name() + "." + fn.Name()
+	}
+	if obj := fn.Object(); obj != nil && obj.Pkg() != nil {
+		return obj.Pkg().Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}
+
+func typeName(n *types.Named) string {
+	obj := n.Origin().Obj()
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	return obj.Pkg().Name() + "." + obj.Name()
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		if p, ok := coreType(tp).(*types.Pointer); ok {
+			return p.Elem()
+		}
+	}
+	return t
+}
+
+func namedOf(t types.Type) *types.Named {
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+// structOf returns the struct type underlying t, looking through type
+// parameters whose constraint has a struct core type.
+func structOf(t types.Type) *types.Struct {
+	t = types.Unalias(t)
+	if tp, ok := t.(*types.TypeParam); ok {
+		t = coreType(tp)
+		if t == nil {
+			return nil
+		}
+	}
+	s, _ := t.Underlying().(*types.Struct)
+	return s
+}
+
+// coreType returns the single underlying type of the terms of tp's
+// constraint, or nil.
+func coreType(tp *types.TypeParam) types.Type {
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var core types.Type
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := 0; j < e.Len(); j++ {
+				u := e.Term(j).Type().Underlying()
+				if core != nil && !types.Identical(core, u) {
+					return nil
+				}
+				core = u
+			}
+		default:
+			u := e.Underlying()
+			if _, isIface := u.(*types.Interface); isIface {
+				continue
+			}
+			if core != nil && !types.Identical(core, u) {
+				return nil
+			}
+			core = u
+		}
+	}
+	return core
+}
+
+func isInterface(t types.Type) bool {
+	_, ok := types.Unalias(t).Underlying().(*types.Interface)
+	if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
+		return false
+	}
+	return ok
+}
+
+// isMutexPtr reports whether t is *sync.Mutex or *sync.RWMutex.
+func isMutexPtr(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && (isSyncNamed(p.Elem(), "Mutex") || isSyncNamed(p.Elem(), "RWMutex"))
+}
+
+func isSyncType(n *types.Named) bool {
+	obj := n.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == "sync"
+}
+
+func isSyncNamed(t types.Type, name string) bool {
+	n := namedOf(t)
+	return n != nil && isSyncType(n) && n.Obj().Name() == name
+}
+
+// isSyncMethod reports whether fn is the method name of sync.recv (or of
+// *sync.recv).
+func isSyncMethod(fn *ssa.Function, recv, name string) bool {
+	if fn.Name() != name || fn.Signature.Recv() == nil {
+		return false
+	}
+	return isSyncNamed(deref(fn.Signature.Recv().Type()), recv)
+}
+
+func paramIndex(p *ssa.Parameter) int {
+	for i, q := range p.Parent().Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func freeVarIndex(v *ssa.FreeVar) int {
+	for i, q := range v.Parent().FreeVars {
+		if q == v {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,89 @@
+// Package lockset computes, over go/ssa, which locks are held at every
+// point of the functions of a package. It is the shared machinery of the
+// lockorder and race analyzers.
+//
+// # Lock classes
+//
+// A mutex is named by its lock class (Ref.Class), a stable name for every
+// mutex stored in the same place:
+//
+//	bank.mu                  package-level variable mu of package bank
+//	bank.state.mu            field mu of the package-level struct variable state
+//	(bank.Account).mu        field mu of the named struct type Account
+//	(bank.Account).Mutex     an embedded sync.Mutex
+//	(bank.Bank).accts.mu     field mu of the anonymous struct in field accts
+//	bank.table[].mu          a mutex in the elements of an array, slice or map
+//	bank.F.mu                a local variable or parameter mu of bank.F
+//	bank.newMu()             the mutex a call to bank.newMu returns
+//
+// A field of a named type is named after the nearest named struct type
+// that contains it, so every instance of Account shares the class
+// (bank.Account).mu wherever it lives. Acquisitions carry a Mode (Write
+// or Read). A sync.Locker is named after the mutex it wraps when the
+// package shows it: &mu, rw.RLocker() (a Read reference), the L of a
+// sync.Cond built by sync.NewCond or a composite literal, or a variable or
+// field to which the package only ever stores lockers of one class.
+//
+// Ref.Inst tells instances of one class apart inside a function: it is an
+// access path from a parameter ("$0.mu"), a free variable ("^1"), a global
+// ("g:...") or a local SSA value ("v:t3.mu"). Equal non-empty paths denote
+// the same mutex (as far as a lock analysis cares: writes to the pointers
+// on the path in between are ignored); "" means unknown (an element at a
+// non-constant index, a map value).
+//
+// # Lock operations
+//
+// Classifier.Op recognizes Lock, Unlock, RLock, RUnlock, TryLock and
+// TryRLock of sync.Mutex and sync.RWMutex, called directly, promoted
+// through embedding, or as method values; Lock and Unlock through a
+// sync.Locker whose value is known (see above); and sync.Cond.Wait, which
+// releases and re-acquires L. A TryLock holds its lock on the true branch
+// of the If that tests its result.
+//
+// # Must-held locksets
+//
+// For each function, a forward dataflow over the control-flow graph
+// computes the set of locks held on every path (intersection at joins).
+// Deferred calls are kept on a stack in the state and applied, last
+// first, at RunDefers; a recover block starts with nothing held. A call to
+// a function that is not a lock operation applies the callee's Summary:
+// its Releases (its callers' locks it unlocks) are removed and its Holds
+// (the locks it returns with, as a lock helper does) are added. Summaries
+// are computed bottom-up on demand, with an empty entry lockset; inside a
+// recursive cycle, a function still being summarized has an empty summary.
+// Summaries of functions of other packages come from facts (Summary is an
+// analysis.Fact exported on each *types.Func); standard library packages
+// are not analyzed and have none.
+//
+// Callees are the static callee, or for an interface method call, the
+// methods of the package's own types that implement the interface (when
+// several, the call holds what all of them hold). Calls of function values
+// have no effect.
+//
+// The entry lockset of a function (Result.Entry) is the intersection of
+// the locks held at its call sites, translated to its parameters, when it
+// is unexported, never used as a value (method value, interface
+// conversion of an unexported method name used in an interface call, go or
+// defer statement), and called directly in the package at least once;
+// otherwise it is empty. So incLocked, called only under a.mu, sees a.mu
+// held. A function started by a go statement is used as a value: it
+// starts with nothing held. Locks from the entry lockset are Inherited.
+//
+// # API
+//
+// Require Analyzer and read its *Result:
+//
+//	res := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+//	for _, fn := range res.SSA.SrcFuncs { ... }  // use this SSA, not another buildssa run
+//	held := res.HeldBefore(instr)                 // lockset.Set: locks held before instr
+//	held.Holds("(bank.Account).mu")               // by class; held.Classes(), held.Describe()
+//	r, ok := res.Ref(v)                           // class and instance of the mutex v points to
+//	op, ok := res.Op(call)                        // the lock operation of a call, if any
+//	t := res.Trace(fn)                            // acquisitions (with held sets), releases, returns
+//	s := res.Summary(fn)                          // what fn acquires, releases, holds on return
+//
+// Each Lock in a Set has its Class, Mode, Inst, the position where it was
+// acquired (Pos; the call for locks taken by callees, with Chain naming
+// the callees), and Value, the SSA value of the mutex when the function
+// itself acquired it.
+package lockset

@@ -1,0 +1,728 @@
+package lockset
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An Acquisition is one acquisition of a lock observed in a function:
+// either a lock operation of the function itself, or an acquisition
+// performed by a callee (then Lock.Chain is not empty and Pos is the call).
+type Acquisition struct {
+	// Instr is the call that acquires, or the defer statement whose
+	// deferred call acquires when the function returns.
+	Instr ssa.Instruction
+	// Pos is the position of the operation, or of the call leading to it.
+	Pos token.Pos
+	// Lock is the lock acquired.
+	Lock Lock
+	// Held is the set of locks held just before the acquisition.
+	Held Set
+	// Try is set for TryLock and TryRLock (they never block).
+	Try bool
+	// Wait is set for the re-acquisition of L by sync.Cond.Wait; Held
+	// then no longer contains L.
+	Wait bool
+}
+
+// A Release is a release observed in a function.
+type Release struct {
+	Instr ssa.Instruction
+	Pos   token.Pos
+	Item  Item
+	// Matched reports whether the released lock was in the must-held set.
+	Matched bool
+}
+
+// A Return is a return of a function with the locks held there (after the
+// deferred calls have run).
+type Return struct {
+	Instr *ssa.Return
+	Held  Set
+}
+
+// A Trace lists the lock events of one function, computed with the
+// function's entry lockset.
+type Trace struct {
+	Acquisitions []Acquisition
+	Releases     []Release
+	Returns      []Return
+}
+
+// observer receives the events of a replayed function; nil fields ignore.
+type observer struct {
+	acquire func(Acquisition)
+	release func(Release)
+	ret     func(Return)
+}
+
+type state struct {
+	held   Set
+	defers []*ssa.Defer
+}
+
+// flow is the solved dataflow of one function: the state on entry to each
+// reachable block.
+type flow struct {
+	fn        *ssa.Function
+	entry     Set
+	in        []*state
+	blockHeld [][]Set // lazily: held set before each instruction
+}
+
+// engine computes summaries and flows for one package.
+type engine struct {
+	pkg        *ssa.Package
+	fset       *token.FileSet
+	cls        *Classifier
+	importFact func(obj types.Object, s *Summary) bool
+
+	summaries map[*ssa.Function]*Summary
+	busy      map[*ssa.Function]bool
+	base      map[*ssa.Function]*flow // flows with an empty entry lockset
+	final     map[*ssa.Function]*flow // flows with the entry lockset
+	entries   map[*ssa.Function]Set
+	entryBusy map[*ssa.Function]bool
+
+	callsites map[*ssa.Function][]*ssa.Call
+	taken     map[*ssa.Function]bool
+	takenObj  map[types.Object]bool
+	invoked   map[string]bool
+	types     []*types.Named
+	impls     map[implKey][]*ssa.Function
+}
+
+type implKey struct {
+	iface  *types.Interface
+	method string
+}
+
+const maxItems = 64
+
+func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Object, *Summary) bool) *engine {
+	e := &engine{
+		pkg:        pkg,
+		fset:       pkg.Prog.Fset,
+		cls:        NewClassifier(funcs),
+		importFact: importFact,
+		summaries:  map[*ssa.Function]*Summary{},
+		busy:       map[*ssa.Function]bool{},
+		base:       map[*ssa.Function]*flow{},
+		final:      map[*ssa.Function]*flow{},
+		entries:    map[*ssa.Function]Set{},
+		entryBusy:  map[*ssa.Function]bool{},
+		callsites:  map[*ssa.Function][]*ssa.Call{},
+		taken:      map[*ssa.Function]bool{},
+		takenObj:   map[types.Object]bool{},
+		invoked:    map[string]bool{},
+		impls:      map[implKey][]*ssa.Function{},
+	}
+	e.indexCalls(funcs)
+	for _, m := range pkg.Members {
+		if t, ok := m.(*ssa.Type); ok {
+			if n, ok := types.Unalias(t.Type()).(*types.Named); ok && n.TypeParams().Len() == 0 {
+				e.types = append(e.types, n)
+			}
+		}
+	}
+	return e
+}
+
+// indexCalls records the direct call sites of every function and which
+// functions escape (are used other than by being called).
+func (e *engine) indexCalls(funcs []*ssa.Function) {
+	var ops []*ssa.Value
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					e.indexClosure(mc)
+				}
+				if call, ok := instr.(ssa.CallInstruction); ok && call.Common().IsInvoke() {
+					e.invoked[call.Common().Method.Name()] = true
+				}
+				ops = instr.Operands(ops[:0])
+				for i, op := range ops {
+					f, ok := (*op).(*ssa.Function)
+					if !ok {
+						continue
+					}
+					if _, isMC := instr.(*ssa.MakeClosure); isMC && i == 0 {
+						continue
+					}
+					if call, ok := instr.(*ssa.Call); ok && call.Call.Value == f && i == 0 {
+						e.callsites[f] = append(e.callsites[f], call)
+						continue
+					}
+					e.taken[f] = true
+					if obj := f.Object(); obj != nil {
+						e.takenObj[obj] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func (e *engine) indexClosure(mc *ssa.MakeClosure) {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return
+	}
+	if fn.Parent() == nil {
+		// A bound method wrapper: the method escapes as a value.
+		e.taken[fn] = true
+		if obj := fn.Object(); obj != nil {
+			e.takenObj[obj] = true
+		}
+		return
+	}
+	for _, r := range *mc.Referrers() {
+		call, ok := r.(*ssa.Call)
+		if !ok || call.Call.Value != mc {
+			e.taken[fn] = true
+			return
+		}
+	}
+	for _, r := range *mc.Referrers() {
+		e.callsites[fn] = append(e.callsites[fn], r.(*ssa.Call))
+	}
+}
+
+// eligible reports whether every call of fn is a direct call seen in the
+// package, so that its entry lockset may be taken from its callers.
+func (e *engine) eligible(fn *ssa.Function) bool {
+	if fn.Synthetic != "" || e.taken[fn] || len(e.callsites[fn]) == 0 {
+		return false
+	}
+	if fn.Parent() != nil {
+		return true
+	}
+	if fn.Pkg != e.pkg || ast.IsExported(fn.Name()) || fn.Name() == "init" || fn.Name() == "main" {
+		return false
+	}
+	if obj := fn.Object(); obj == nil || e.takenObj[obj] {
+		return false
+	}
+	if fn.Signature.Recv() != nil && e.invoked[fn.Name()] {
+		return false
+	}
+	return true
+}
+
+// summary returns the summary of fn, computing it (bottom-up, on demand)
+// for functions with bodies and importing it for the others. Calls inside
+// a recursive cycle see an empty summary for the functions of the cycle
+// still being computed.
+func (e *engine) summary(fn *ssa.Function) *Summary {
+	if s, ok := e.summaries[fn]; ok {
+		return s
+	}
+	if e.busy[fn] {
+		return &Summary{}
+	}
+	var s *Summary
+	switch {
+	case fn.Blocks != nil:
+		e.busy[fn] = true
+		s = e.summarize(e.baseFlow(fn))
+		delete(e.busy, fn)
+	case fn.Origin() != nil && fn.Origin() != fn:
+		s = e.summary(fn.Origin())
+	default:
+		s = &Summary{}
+		if obj, ok := fn.Object().(*types.Func); ok && e.importFact != nil && obj.Pkg() != nil && obj.Pkg() != e.pkg.Pkg {
+			var imported Summary
+			if e.importFact(obj.Origin(), &imported) {
+				s = &imported
+			}
+		}
+	}
+	e.summaries[fn] = s
+	return s
+}
+
+func (e *engine) baseFlow(fn *ssa.Function) *flow {
+	if f, ok := e.base[fn]; ok {
+		return f
+	}
+	f := e.solve(fn, nil)
+	e.base[fn] = f
+	return f
+}
+
+// finalFlow returns the flow of fn computed with its entry lockset.
+func (e *engine) finalFlow(fn *ssa.Function) *flow {
+	if f, ok := e.final[fn]; ok {
+		return f
+	}
+	entry := e.entry(fn)
+	var f *flow
+	if len(entry) == 0 {
+		e.summary(fn)
+		f = e.baseFlow(fn)
+	} else {
+		f = e.solve(fn, entry)
+	}
+	e.final[fn] = f
+	return f
+}
+
+// entry returns the entry lockset of fn: the locks held at every one of
+// its call sites, when all of them are known; nil otherwise.
+func (e *engine) entry(fn *ssa.Function) Set {
+	if s, ok := e.entries[fn]; ok {
+		return s
+	}
+	if !e.eligible(fn) || e.entryBusy[fn] {
+		return nil
+	}
+	e.entryBusy[fn] = true
+	var acc Set
+	for i, call := range e.callsites[fn] {
+		caller := e.finalFlow(call.Parent())
+		m := e.toCallee(caller.heldBefore(e, call), &call.Call)
+		if i == 0 {
+			acc = m
+		} else {
+			acc = acc.intersect(m)
+		}
+		if len(acc) == 0 {
+			break
+		}
+	}
+	delete(e.entryBusy, fn)
+	e.entries[fn] = acc
+	return acc
+}
+
+// solve computes the must-held lockset at the entry of every block of fn,
+// starting from entry: a forward dataflow, intersecting at joins.
+func (e *engine) solve(fn *ssa.Function, entry Set) *flow {
+	f := &flow{fn: fn, entry: entry, in: make([]*state, len(fn.Blocks))}
+	if len(fn.Blocks) == 0 {
+		return f
+	}
+	queued := make([]bool, len(fn.Blocks))
+	var work []int
+	push := func(i int) {
+		if !queued[i] {
+			queued[i] = true
+			work = append(work, i)
+		}
+	}
+	f.in[0] = &state{held: entry}
+	push(0)
+	if fn.Recover != nil && f.in[fn.Recover.Index] == nil {
+		f.in[fn.Recover.Index] = &state{}
+		push(fn.Recover.Index)
+	}
+	for len(work) > 0 {
+		i := work[0]
+		work = work[1:]
+		queued[i] = false
+		b := fn.Blocks[i]
+		st := *f.in[i]
+		e.runBlock(b, &st, nil, nil)
+		for si, succ := range b.Succs {
+			out := e.edge(b, si, st)
+			j := succ.Index
+			if f.in[j] == nil {
+				f.in[j] = &out
+				push(j)
+				continue
+			}
+			joined := join(*f.in[j], out)
+			if !joined.held.sameKeys(f.in[j].held) || len(joined.defers) != len(f.in[j].defers) {
+				f.in[j] = &joined
+				push(j)
+			}
+		}
+	}
+	return f
+}
+
+func join(a, b state) state {
+	n := 0
+	for n < len(a.defers) && n < len(b.defers) && a.defers[n] == b.defers[n] {
+		n++
+	}
+	return state{held: a.held.intersect(b.held), defers: a.defers[:n:n]}
+}
+
+// edge returns the state along the si'th successor edge of b: a TryLock
+// whose result is tested by b's If holds its lock on the true edge.
+func (e *engine) edge(b *ssa.BasicBlock, si int, st state) state {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return st
+	}
+	cond, want := ifi.Cond, 0
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cond, want = u.X, 1
+	}
+	call, ok := cond.(*ssa.Call)
+	if !ok || si != want {
+		return st
+	}
+	op, ok := e.cls.Op(&call.Call)
+	if !ok || op.Kind != OpTryAcquire {
+		return st
+	}
+	st.held = st.held.add(e.lockOf(op.Ref, op.Mode, call.Pos()))
+	return st
+}
+
+// runBlock applies the instructions of b to st, calling before (when not
+// nil) with the held set before each instruction.
+func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before func(i int, held Set)) {
+	for i, instr := range b.Instrs {
+		if before != nil {
+			before(i, st.held)
+		}
+		switch instr := instr.(type) {
+		case *ssa.Call:
+			e.call(st, &instr.Call, instr, instr.Pos(), obs)
+		case *ssa.Defer:
+			st.defers = append(st.defers[:len(st.defers):len(st.defers)], instr)
+		case *ssa.RunDefers:
+			for k := len(st.defers) - 1; k >= 0; k-- {
+				d := st.defers[k]
+				e.call(st, &d.Call, d, d.Pos(), obs)
+			}
+			st.defers = nil
+		case *ssa.Return:
+			if obs != nil && obs.ret != nil {
+				obs.ret(Return{Instr: instr, Held: st.held})
+			}
+		}
+	}
+}
+
+// call applies the effect of a call on st: a lock operation, or the
+// summaries of its callees.
+func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, pos token.Pos, obs *observer) {
+	if op, ok := e.cls.Op(common); ok {
+		e.op(st, op, instr, pos, obs)
+		return
+	}
+	callees := e.callees(common)
+	var holds Set
+	for i, fn := range callees {
+		s := e.summary(fn)
+		if obs != nil && obs.acquire != nil {
+			for _, it := range s.Acquires {
+				l := Lock{Item: e.mapItem(it, common, fn, pos)}
+				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held})
+			}
+		}
+		for _, it := range s.Releases {
+			m := e.mapItem(it, common, fn, pos)
+			var ok bool
+			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
+			if obs != nil && obs.release != nil {
+				obs.release(Release{Instr: instr, Pos: pos, Item: m, Matched: ok})
+			}
+		}
+		var h Set
+		for _, it := range s.Holds {
+			h = h.add(Lock{Item: e.mapItem(it, common, fn, pos)})
+		}
+		if i == 0 {
+			holds = h
+		} else {
+			holds = holds.intersect(h)
+		}
+	}
+	for _, l := range holds {
+		st.held = st.held.add(l)
+	}
+}
+
+func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs *observer) {
+	l := e.lockOf(op.Ref, op.Mode, pos)
+	switch op.Kind {
+	case OpAcquire:
+		if obs != nil && obs.acquire != nil {
+			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held})
+		}
+		st.held = st.held.add(l)
+	case OpTryAcquire:
+		if obs != nil && obs.acquire != nil {
+			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Try: true})
+		}
+	case OpRelease:
+		var ok bool
+		st.held, ok = st.held.remove(l.Class, l.Mode, l.Inst)
+		if obs != nil && obs.release != nil {
+			obs.release(Release{Instr: instr, Pos: pos, Item: l.Item, Matched: ok})
+		}
+	case OpWait:
+		st.held, _ = st.held.remove(l.Class, l.Mode, l.Inst)
+		if obs != nil && obs.acquire != nil {
+			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Wait: true})
+		}
+		st.held = st.held.add(l)
+	}
+}
+
+func (e *engine) lockOf(r Ref, mode Mode, pos token.Pos) Lock {
+	l := Lock{
+		Item: Item{
+			Class:  r.Class,
+			Mode:   mode,
+			Inst:   r.Inst,
+			Param:  r.Param,
+			Suffix: r.Suffix,
+			Pos:    pos,
+		},
+		Value: r.Value,
+	}
+	if pos.IsValid() {
+		l.Position = e.fset.Position(pos).String()
+	}
+	return l
+}
+
+// callees returns the functions a call may invoke: its static callee, or
+// for an interface method call the methods of the package's own types that
+// implement the interface.
+func (e *engine) callees(common *ssa.CallCommon) []*ssa.Function {
+	if fn := common.StaticCallee(); fn != nil {
+		return []*ssa.Function{fn}
+	}
+	if !common.IsInvoke() {
+		return nil
+	}
+	iface, ok := common.Value.Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	key := implKey{iface, common.Method.Name()}
+	if fns, ok := e.impls[key]; ok {
+		return fns
+	}
+	var fns []*ssa.Function
+	prog := e.pkg.Prog
+	for _, n := range e.types {
+		if types.IsInterface(n) {
+			continue
+		}
+		for _, t := range []types.Type{n, types.NewPointer(n)} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			sel := prog.MethodSets.MethodSet(t).Lookup(common.Method.Pkg(), common.Method.Name())
+			if sel == nil {
+				continue
+			}
+			if fn := prog.MethodValue(sel); fn != nil {
+				fns = append(fns, fn)
+			}
+			break
+		}
+	}
+	e.impls[key] = fns
+	return fns
+}
+
+// summarize builds the summary of fn from its flow (computed with an
+// empty entry lockset).
+func (e *engine) summarize(f *flow) *Summary {
+	s := &Summary{}
+	seenAcq := map[string]bool{}
+	seenRel := map[string]bool{}
+	var holds Set
+	returns := 0
+	obs := &observer{
+		acquire: func(a Acquisition) {
+			it := portable(a.Lock.Item)
+			if a.Try || a.Wait || seenAcq[it.Key()] || len(s.Acquires) >= maxItems {
+				return
+			}
+			seenAcq[it.Key()] = true
+			s.Acquires = append(s.Acquires, it)
+		},
+		release: func(r Release) {
+			it := portable(r.Item)
+			if r.Matched || seenRel[it.Key()] || len(s.Releases) >= maxItems {
+				return
+			}
+			seenRel[it.Key()] = true
+			s.Releases = append(s.Releases, it)
+		},
+		ret: func(r Return) {
+			if returns == 0 {
+				holds = r.Held
+			} else {
+				holds = holds.intersect(r.Held)
+			}
+			returns++
+		},
+	}
+	f.replay(e, obs)
+	for _, l := range holds {
+		if !l.Inherited {
+			s.Holds = append(s.Holds, portable(l.Item))
+		}
+	}
+	return s
+}
+
+// portable drops the parts of an instance path that mean nothing outside
+// the function (values local to it).
+func portable(it Item) Item {
+	if strings.HasPrefix(it.Inst, "v:") {
+		it.Inst = ""
+	}
+	return it
+}
+
+// replay runs every reachable block of f once from its solved entry
+// state, reporting events to obs.
+func (f *flow) replay(e *engine, obs *observer) {
+	for i, b := range f.fn.Blocks {
+		if f.in[i] == nil {
+			continue
+		}
+		st := *f.in[i]
+		e.runBlock(b, &st, obs, nil)
+	}
+}
+
+// heldBefore returns the must-held set before instr, an instruction of
+// f's function.
+func (f *flow) heldBefore(e *engine, instr ssa.Instruction) Set {
+	b := instr.Block()
+	if b == nil || b.Index >= len(f.in) || f.in[b.Index] == nil {
+		return nil
+	}
+	if f.blockHeld == nil {
+		f.blockHeld = make([][]Set, len(f.in))
+	}
+	held := f.blockHeld[b.Index]
+	if held == nil {
+		held = make([]Set, len(b.Instrs))
+		st := *f.in[b.Index]
+		e.runBlock(b, &st, nil, func(i int, h Set) { held[i] = h })
+		f.blockHeld[b.Index] = held
+	}
+	for i, x := range b.Instrs {
+		if x == instr {
+			return held[i]
+		}
+	}
+	return nil
+}
+
+// args returns the values bound to the callee's parameters (the receiver
+// first for an interface method call).
+func args(common *ssa.CallCommon) []ssa.Value {
+	if common.IsInvoke() {
+		return append([]ssa.Value{common.Value}, common.Args...)
+	}
+	return common.Args
+}
+
+func bindings(common *ssa.CallCommon) []ssa.Value {
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		return mc.Bindings
+	}
+	return nil
+}
+
+// mapItem translates an item of the summary of callee into the caller's
+// terms at the call common at pos.
+func (e *engine) mapItem(it Item, common *ssa.CallCommon, callee *ssa.Function, pos token.Pos) Item {
+	out := it
+	out.Pos = pos
+	out.Chain = append([]string{FuncName(callee)}, it.Chain...)
+	out.Inst = e.mapInst(it.Inst, args(common), bindings(common))
+	out.Param, out.Suffix = 0, ""
+	if it.Param > 0 {
+		as := args(common)
+		if p := it.Param - 1; p < len(as) {
+			if r, ok := e.cls.ref(as[p], 0); ok {
+				out.Class = r.Class + it.Suffix
+				out.Param, out.Suffix = r.Param, r.Suffix+it.Suffix
+			}
+		}
+	}
+	return out
+}
+
+// mapInst translates a callee's instance path into the caller's.
+func (e *engine) mapInst(inst string, as, binds []ssa.Value) string {
+	if inst == "" || strings.HasPrefix(inst, "g:") {
+		return inst
+	}
+	var vals []ssa.Value
+	switch inst[0] {
+	case '$':
+		vals = as
+	case '^':
+		vals = binds
+	default:
+		return ""
+	}
+	n := 1
+	for n < len(inst) && inst[n] >= '0' && inst[n] <= '9' {
+		n++
+	}
+	i, err := strconv.Atoi(inst[1:n])
+	if err != nil || i >= len(vals) {
+		return ""
+	}
+	r, ok := e.cls.path(vals[i], 0)
+	if !ok || r.Inst == "" {
+		return ""
+	}
+	return r.Inst + inst[n:]
+}
+
+// toCallee translates the locks held at a call into the callee's terms:
+// the entry lockset contribution of that call site.
+func (e *engine) toCallee(held Set, common *ssa.CallCommon) Set {
+	var out Set
+	as, binds := args(common), bindings(common)
+	for _, l := range held {
+		m := l
+		m.Value = nil
+		m.Inherited = true
+		m.Param, m.Suffix = 0, ""
+		m.Inst = rootIn(l.Inst, e, as, "$")
+		if m.Inst == "" {
+			m.Inst = rootIn(l.Inst, e, binds, "^")
+		}
+		if strings.HasPrefix(l.Inst, "g:") {
+			m.Inst = l.Inst
+		}
+		m.key = ""
+		out = out.add(m)
+	}
+	return out
+}
+
+// rootIn rewrites inst relative to the first of vals whose own path is a
+// prefix of it, as prefix+index+rest; "" if none is.
+func rootIn(inst string, e *engine, vals []ssa.Value, prefix string) string {
+	if inst == "" {
+		return ""
+	}
+	for i, v := range vals {
+		r, ok := e.cls.path(v, 0)
+		if !ok || r.Inst == "" || !strings.HasPrefix(inst, r.Inst) {
+			continue
+		}
+		rest := inst[len(r.Inst):]
+		if rest == "" || rest[0] == '.' || rest[0] == '*' || rest[0] == '[' {
+			return prefix + strconv.Itoa(i) + rest
+		}
+	}
+	return ""
+}

@@ -1,0 +1,204 @@
+package lockset
+
+import (
+	"fmt"
+	"go/build"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer computes the lock summaries and must-held locksets of a
+// package. Analyzers that need them require it and read its *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lockset",
+	Doc:        "compute the locks held before every SSA instruction (used by lockorder and race)",
+	URL:        "https://github.com/confirm-go/confirm/analyzers/internal/lockset",
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*Summary)(nil)},
+}
+
+// A Summary describes the lock effects of a function as its callers see
+// them. It is exported as an analysis fact on the function's *types.Func,
+// so calls into other packages are modelled too.
+type Summary struct {
+	// Acquires lists every lock the function may acquire, itself or
+	// through its callees (one item per class, mode and instance; TryLock
+	// and Cond.Wait excluded).
+	Acquires []Item
+	// Releases lists the locks it may release without having acquired
+	// them: its callers' locks.
+	Releases []Item
+	// Holds lists the locks it acquires and still holds on every return:
+	// the function is a lock helper.
+	Holds []Item
+}
+
+// AFact marks Summary as an analysis fact.
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	names := func(items []Item) string {
+		var out []string
+		for _, it := range items {
+			n := it.Class
+			if it.Mode == Read {
+				n += "(r)"
+			}
+			out = append(out, n)
+		}
+		return strings.Join(out, " ")
+	}
+	return fmt.Sprintf("lockset{acquires: %s; releases: %s; holds: %s}", names(s.Acquires), names(s.Releases), names(s.Holds))
+}
+
+// Empty reports whether s has no effect at all.
+func (s *Summary) Empty() bool {
+	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0
+}
+
+// Result is the lockset analysis of one package. Its methods may be called
+// from several goroutines.
+type Result struct {
+	// SSA is the SSA form the results refer to. Analyzers that query the
+	// result must use these functions and instructions (not those of
+	// another buildssa run).
+	SSA *buildssa.SSA
+	// Classifier names mutexes and recognizes lock operations.
+	Classifier *Classifier
+
+	mu sync.Mutex
+	e  *engine
+}
+
+// HeldBefore returns the locks that are held on every path to instr (an
+// instruction of one of SSA.SrcFuncs or of a function they call), taking
+// into account the function's entry lockset.
+func (r *Result) HeldBefore(instr ssa.Instruction) Set {
+	fn := instr.Parent()
+	if fn == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e.finalFlow(fn).heldBefore(r.e, instr)
+}
+
+// Ref returns the reference (class and instance) of the mutex v points to.
+func (r *Result) Ref(v ssa.Value) (Ref, bool) { return r.Classifier.Ref(v) }
+
+// Op returns the lock operation performed by the call, if any.
+func (r *Result) Op(call ssa.CallInstruction) (Op, bool) { return r.Classifier.Op(call.Common()) }
+
+// Summary returns the summary of fn (imported from a fact for functions of
+// other packages; empty when unknown).
+func (r *Result) Summary(fn *ssa.Function) *Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e.summary(fn)
+}
+
+// Entry returns the entry lockset of fn: the locks held at each of its
+// call sites when fn is unexported, never used as a value, and only called
+// directly from the package; nil otherwise. The locks are Inherited.
+func (r *Result) Entry(fn *ssa.Function) Set {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e.entry(fn)
+}
+
+// CallSites returns the direct calls of fn in the package when fn is only
+// ever called directly (see Entry); nil otherwise.
+func (r *Result) CallSites(fn *ssa.Function) []*ssa.Call {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.e.eligible(fn) {
+		return nil
+	}
+	return r.e.callsites[fn]
+}
+
+// Callees returns the functions the call may invoke as the lockset
+// analysis resolves them: the static callee, or the package's own
+// implementations of an interface method.
+func (r *Result) Callees(common *ssa.CallCommon) []*ssa.Function {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e.callees(common)
+}
+
+// Trace returns the acquisitions, unmatched releases and returns of fn,
+// computed from its entry lockset.
+func (r *Result) Trace(fn *ssa.Function) *Trace {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := &Trace{}
+	obs := &observer{
+		acquire: func(a Acquisition) { t.Acquisitions = append(t.Acquisitions, a) },
+		release: func(rel Release) { t.Releases = append(t.Releases, rel) },
+		ret:     func(ret Return) { t.Returns = append(t.Returns, ret) },
+	}
+	r.e.finalFlow(fn).replay(r.e, obs)
+	return t
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	if !ok {
+		return nil, fmt.Errorf("lockset: no SSA for package %s", pass.Pkg.Path())
+	}
+	importFact := func(obj types.Object, s *Summary) bool {
+		return pass.ImportObjectFact(obj, s)
+	}
+	res := &Result{SSA: ssaRes}
+	funcs := ssaRes.SrcFuncs
+	if inGOROOT(pass) {
+		// The standard library's internal locking is not modelled:
+		// its locks are not the user's, and analyzing it costs time.
+		funcs = nil
+	}
+	res.e = newEngine(ssaRes.Pkg, funcs, importFact)
+	res.Classifier = res.e.cls
+	for _, fn := range funcs {
+		res.e.finalFlow(fn)
+		s := res.e.summary(fn)
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Parent() != nil || s.Empty() || obj.Pkg() != pass.Pkg {
+			continue
+		}
+		pass.ExportObjectFact(obj, exportable(s))
+	}
+	return res, nil
+}
+
+// exportable returns a copy of s without package-local positions.
+func exportable(s *Summary) *Summary {
+	strip := func(items []Item) []Item {
+		out := make([]Item, len(items))
+		for i, it := range items {
+			it.Pos = 0
+			out[i] = it
+		}
+		return out
+	}
+	return &Summary{Acquires: strip(s.Acquires), Releases: strip(s.Releases), Holds: strip(s.Holds)}
+}
+
+// inGOROOT reports whether the package's files are in the standard
+// library.
+func inGOROOT(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
+		return false
+	}
+	name := pass.Fset.Position(pass.Files[0].Pos()).Filename
+	root := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+	return strings.HasPrefix(name, root)
+}

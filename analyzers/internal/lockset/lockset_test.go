@@ -1,0 +1,87 @@
+package lockset_test
+
+import (
+	"go/types"
+	"strings"
+	"testing"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/ssa"
+)
+
+// probe reports, at every call of a function named "probe", the locks held
+// before the call, and at every call of "class", the class of its
+// argument.
+var probe = &analysis.Analyzer{
+	Name:     "probe",
+	Doc:      "report lockset facts at probe() and class() calls (test only)",
+	Requires: []*analysis.Analyzer{lockset.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+		for _, fn := range res.SSA.SrcFuncs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(*ssa.Call)
+					if !ok {
+						continue
+					}
+					callee := call.Call.StaticCallee()
+					if callee == nil {
+						continue
+					}
+					switch callee.Name() {
+					case "probe":
+						held := res.HeldBefore(call)
+						pass.Reportf(call.Pos(), "held: %s", held.Describe())
+					case "class":
+						arg := call.Call.Args[0]
+						if mi, ok := arg.(*ssa.MakeInterface); ok && !types.IsInterface(mi.X.Type()) {
+							arg = mi.X
+						}
+						r, ok := res.Ref(arg)
+						if !ok {
+							pass.Reportf(call.Pos(), "class: unknown")
+							continue
+						}
+						pass.Reportf(call.Pos(), "class: %s", r.Class)
+					}
+				}
+			}
+		}
+		return nil, nil
+	},
+}
+
+func TestLockset(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), probe, "a", "b")
+}
+
+// TestSummaryFacts checks the facts exported for lock helpers.
+func TestSummaryFacts(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), probe, "b")
+	for _, r := range results {
+		ls := r.Pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+		tests := []struct {
+			fn, want string
+		}{
+			{"LockAll", "lockset{acquires: b.mu; releases: ; holds: b.mu}"},
+			{"UnlockAll", "lockset{acquires: ; releases: b.mu; holds: }"},
+			{"WithLock", "lockset{acquires: b.mu; releases: ; holds: }"},
+		}
+		for _, tt := range tests {
+			obj, ok := r.Pass.Pkg.Scope().Lookup(tt.fn).(*types.Func)
+			if !ok {
+				t.Fatalf("no func %s", tt.fn)
+			}
+			fn := ls.SSA.Pkg.Prog.FuncValue(obj)
+			if got := ls.Summary(fn).String(); got != tt.want {
+				t.Errorf("summary of %s = %q, want %q", tt.fn, got, tt.want)
+			}
+			if !strings.HasPrefix(ls.Summary(fn).String(), "lockset{") {
+				t.Errorf("bad summary")
+			}
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package lockset
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An OpKind is the effect of a lock operation.
+type OpKind uint8
+
+// The kinds of lock operations.
+const (
+	OpAcquire    OpKind = iota // Lock, RLock, Locker.Lock
+	OpRelease                  // Unlock, RUnlock, Locker.Unlock
+	OpTryAcquire               // TryLock, TryRLock: held when the result is true
+	OpWait                     // Cond.Wait: releases L, then acquires it again
+)
+
+// An Op is a lock operation recognized in a call.
+type Op struct {
+	Kind OpKind
+	Mode Mode
+	// Ref is the mutex operated on; for Wait, the Cond's L.
+	Ref Ref
+	// Method is the name of the method called: "Lock", "RUnlock", "Wait"...
+	Method string
+}
+
+// Op recognizes the lock operation performed by the call common: a method
+// of sync.Mutex or sync.RWMutex (called directly, promoted through
+// embedding, or as a method value bound to the mutex), Lock or Unlock of a
+// sync.Locker whose dynamic value is known (&mu, rw.RLocker(), cond.L), or
+// sync.Cond.Wait. It reports false for other calls and for operations on
+// mutexes it cannot name.
+func (c *Classifier) Op(common *ssa.CallCommon) (Op, bool) {
+	if common.IsInvoke() {
+		kind, mode, ok := methodOp(common.Method.Name())
+		if !ok || kind == OpTryAcquire {
+			return Op{}, false
+		}
+		r, ok := c.locker(common.Value, 0)
+		if !ok {
+			return Op{}, false
+		}
+		if r.Read {
+			mode = Read
+		}
+		return Op{Kind: kind, Mode: mode, Ref: r, Method: common.Method.Name()}, true
+	}
+	fn := common.StaticCallee()
+	if fn == nil {
+		return Op{}, false
+	}
+	var recv ssa.Value
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		// A method value: the bound wrapper's receiver is its binding.
+		obj, isFunc := fn.Object().(*types.Func)
+		if fn.Synthetic == "" || !isFunc || len(mc.Bindings) != 1 {
+			return Op{}, false
+		}
+		recv = mc.Bindings[0]
+		return c.syncOp(obj.Name(), obj, recv)
+	}
+	if len(common.Args) == 0 || fn.Signature.Recv() == nil {
+		return Op{}, false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	return c.syncOp(fn.Name(), obj, common.Args[0])
+}
+
+// syncOp recognizes method name of sync.Mutex, sync.RWMutex or sync.Cond
+// (obj) called on recv.
+func (c *Classifier) syncOp(name string, obj *types.Func, recv ssa.Value) (Op, bool) {
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
+		return Op{}, false
+	}
+	sig, ok := obj.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return Op{}, false
+	}
+	switch {
+	case isSyncNamed(deref(sig.Recv().Type()), "Cond"):
+		if name != "Wait" {
+			return Op{}, false
+		}
+		r, ok := c.condLocker(recv, 0)
+		if !ok {
+			return Op{}, false
+		}
+		mode := Write
+		if r.Read {
+			mode = Read
+		}
+		return Op{Kind: OpWait, Mode: mode, Ref: r, Method: name}, true
+	case isSyncNamed(deref(sig.Recv().Type()), "Mutex"), isSyncNamed(deref(sig.Recv().Type()), "RWMutex"):
+		kind, mode, ok := methodOp(name)
+		if !ok {
+			return Op{}, false
+		}
+		r, ok := c.ref(recv, 0)
+		if !ok {
+			return Op{}, false
+		}
+		return Op{Kind: kind, Mode: mode, Ref: r, Method: name}, true
+	}
+	return Op{}, false
+}
+
+func methodOp(name string) (OpKind, Mode, bool) {
+	switch name {
+	case "Lock":
+		return OpAcquire, Write, true
+	case "RLock":
+		return OpAcquire, Read, true
+	case "Unlock":
+		return OpRelease, Write, true
+	case "RUnlock":
+		return OpRelease, Read, true
+	case "TryLock":
+		return OpTryAcquire, Write, true
+	case "TryRLock":
+		return OpTryAcquire, Read, true
+	}
+	return 0, 0, false
+}
