@@ -4,9 +4,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -95,6 +98,9 @@ type engine struct {
 	invoked   map[string]bool
 	types     []*types.Named
 	impls     map[implKey][]*ssa.Function
+
+	graph   *callgraph.Graph // VTA call graph of the package's functions
+	dynamic map[ssa.CallInstruction][]*ssa.Function
 }
 
 type implKey struct {
@@ -123,6 +129,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		impls:      map[implKey][]*ssa.Function{},
 	}
 	e.indexCalls(funcs)
+	e.buildCallGraph(funcs)
 	for _, m := range pkg.Members {
 		if t, ok := m.(*ssa.Type); ok {
 			if n, ok := types.Unalias(t.Type()).(*types.Named); ok && n.TypeParams().Len() == 0 {
@@ -131,6 +138,48 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		}
 	}
 	return e
+}
+
+// buildCallGraph resolves the dynamic calls of funcs (interface method
+// calls and calls of function values) with VTA over the package's own
+// non-generic functions.
+func (e *engine) buildCallGraph(funcs []*ssa.Function) {
+	set := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		if !parameterized(fn) {
+			set[fn] = true
+		}
+	}
+	if len(set) == 0 {
+		return
+	}
+	e.graph = vta.CallGraph(set, nil)
+	e.dynamic = map[ssa.CallInstruction][]*ssa.Function{}
+	for fn, n := range e.graph.Nodes {
+		if !set[fn] {
+			continue
+		}
+		for _, edge := range n.Out {
+			if edge.Site == nil || edge.Site.Common().StaticCallee() != nil {
+				continue
+			}
+			e.dynamic[edge.Site] = append(e.dynamic[edge.Site], edge.Callee.Func)
+		}
+	}
+	for _, fns := range e.dynamic {
+		sort.Slice(fns, func(i, j int) bool { return fns[i].String() < fns[j].String() })
+	}
+}
+
+// parameterized reports whether fn or a function enclosing it has type
+// parameters (VTA needs instantiated functions).
+func parameterized(fn *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		if f.TypeParams().Len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // indexCalls records the direct call sites of every function and which
@@ -411,7 +460,8 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		e.op(st, op, instr, pos, obs)
 		return
 	}
-	callees := e.callees(common)
+	ci, _ := instr.(ssa.CallInstruction)
+	callees := e.callees(ci, common)
 	var holds Set
 	for i, fn := range callees {
 		s := e.summary(fn)
@@ -489,12 +539,18 @@ func (e *engine) lockOf(r Ref, mode Mode, pos token.Pos) Lock {
 	return l
 }
 
-// callees returns the functions a call may invoke: its static callee, or
-// for an interface method call the methods of the package's own types that
-// implement the interface.
-func (e *engine) callees(common *ssa.CallCommon) []*ssa.Function {
+// callees returns the functions a call may invoke: its static callee, the
+// callees VTA found for it, or for an interface method call VTA could not
+// resolve (the value comes from outside the package's functions) the
+// methods of the package's own types that implement the interface.
+func (e *engine) callees(call ssa.CallInstruction, common *ssa.CallCommon) []*ssa.Function {
 	if fn := common.StaticCallee(); fn != nil {
 		return []*ssa.Function{fn}
+	}
+	if call != nil && e.graph != nil {
+		if fns, ok := e.dynamic[call]; ok {
+			return fns
+		}
 	}
 	if !common.IsInvoke() {
 		return nil

@@ -127,12 +127,13 @@ func (r *Result) CallSites(fn *ssa.Function) []*ssa.Call {
 }
 
 // Callees returns the functions the call may invoke as the lockset
-// analysis resolves them: the static callee, or the package's own
-// implementations of an interface method.
-func (r *Result) Callees(common *ssa.CallCommon) []*ssa.Function {
+// analysis resolves them: the static callee, or the dynamic callees VTA
+// finds among the package's functions (the package's own implementations
+// of an interface method where VTA does not apply).
+func (r *Result) Callees(call ssa.CallInstruction) []*ssa.Function {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.e.callees(common)
+	return r.e.callees(call, call.Common())
 }
 
 // Trace returns the acquisitions, unmatched releases and returns of fn,
