@@ -1,0 +1,444 @@
+package rt
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Infinity is the distance of a position from which a target cannot be
+// reached.
+const Infinity = math.MaxInt32
+
+// Distances holds the polymorphic distance tables the driver precomputes
+// (package pfsm) for the key locations of a sequence, and answers, from a
+// goroutine's call stack, how far the goroutine is from a key location.
+//
+// The tables are over nodes of the interprocedural control-flow graph: a
+// node is a segment of a basic block that ends at a call (or at the end of
+// the block). Only the nodes a stack frame can map to are listed: for every
+// source line of a function the node of the operation at that line (the
+// top frame's position), and for every call site its return-site node (a
+// caller frame's position).
+//
+// A Distances is built by the driver, travels to the test process as JSON,
+// and must be compiled with Compile before Lookup or FromPCs is used. A
+// compiled Distances is safe for concurrent use.
+type Distances struct {
+	// Files are the source files of Funcs, as the compiler records them
+	// (absolute paths, forward slashes).
+	Files []string `json:"files"`
+	// Funcs are the functions that have nodes.
+	Funcs []Func `json:"funcs"`
+	// End is, per node, the distance from the node to the return of its
+	// function (Infinity when the function cannot return from there).
+	End []int32 `json:"end"`
+	// Targets are the key locations; a target's index is the target
+	// argument of Lookup and FromPCs.
+	Targets []Target `json:"targets"`
+
+	compiled *compiledDistances
+}
+
+// A Func is a source function (declared function, method or function
+// literal) of the program, identified by its file and line span.
+type Func struct {
+	// Name is the SSA name of the function, for diagnostics only: frames
+	// are matched by file and line, not by name.
+	Name string `json:"name"`
+	// File indexes Distances.Files.
+	File int `json:"file"`
+	// Start and End are the first and last line of the function's syntax.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Lines and Nodes are parallel: the node of the operation at each
+	// source line of the function that holds an instruction, by
+	// ascending line.
+	Lines []int32 `json:"lines"`
+	Nodes []int32 `json:"nodes"`
+	// Calls are the call sites (calls and go statements), by ascending
+	// line.
+	Calls []Call `json:"calls,omitempty"`
+}
+
+// A Call is a call site of a Func.
+type Call struct {
+	// Line is the source line of the call.
+	Line int32 `json:"l"`
+	// Node is the return-site node: where the caller continues when the
+	// call returns.
+	Node int32 `json:"n"`
+	// Callees are the Funcs indices of the possible callees that have
+	// nodes.
+	Callees []int32 `json:"c,omitempty"`
+	// Go marks a go statement: a frame at this site is the bottom of the
+	// spawned goroutine, there is nothing to return to.
+	Go bool `json:"g,omitempty"`
+}
+
+// A Target is a key location and its distance table.
+type Target struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col,omitempty"`
+	// Nodes and Dist are parallel: the nodes from which the target is
+	// reachable, by ascending node, and their distance to it. Every other
+	// node is at Infinity.
+	Nodes []int32 `json:"nodes"`
+	Dist  []int32 `json:"dist"`
+}
+
+// A Frame is one frame of a goroutine's call stack, as
+// runtime.CallersFrames reports it.
+type Frame struct {
+	File string
+	Line int
+	Func string
+}
+
+// compiledDistances holds the lookup structures Compile builds.
+type compiledDistances struct {
+	paths  []string         // Distances.Files
+	files  map[string]int   // exact path -> file index
+	byBase map[string][]int // base name -> file indices
+	// funcAt[file][line] is the innermost Func containing the line, or -1.
+	funcAt [][]int32
+	dist   [][]int32 // dist[target][node]
+
+	mu    sync.Mutex
+	cache map[uintptr][]position // pc -> positions (inlined frames first)
+	buf   []position             // scratch for FromPCs, guarded by mu
+}
+
+// A position is a stack frame resolved to a Func and line. Its fields are
+// those Lookup needs and are computed once per distinct frame.
+type position struct {
+	fn     int32 // Funcs index
+	op     int32 // node of the operation at the line, or -1
+	calls  int32 // first Calls index at the line
+	ncalls int32 // number of Calls at the line
+}
+
+// Compile checks the tables and builds the lookup structures. It must be
+// called once, before any lookup.
+func (d *Distances) Compile() error {
+	nodes := len(d.End)
+	c := &compiledDistances{
+		paths:  d.Files,
+		files:  make(map[string]int, len(d.Files)),
+		byBase: make(map[string][]int, len(d.Files)),
+		funcAt: make([][]int32, len(d.Files)),
+		dist:   make([][]int32, len(d.Targets)),
+		cache:  make(map[uintptr][]position),
+	}
+	for i, f := range d.Files {
+		c.files[f] = i
+		b := path.Base(f)
+		c.byBase[b] = append(c.byBase[b], i)
+	}
+	for i := range d.Funcs {
+		if err := d.compileFunc(c, i, nodes); err != nil {
+			return err
+		}
+	}
+	for t, tg := range d.Targets {
+		if len(tg.Nodes) != len(tg.Dist) {
+			return fmt.Errorf("distances: target %d (%s:%d): %d nodes but %d distances", t, tg.File, tg.Line, len(tg.Nodes), len(tg.Dist))
+		}
+		dt := make([]int32, nodes)
+		for i := range dt {
+			dt[i] = Infinity
+		}
+		for i, n := range tg.Nodes {
+			if n < 0 || int(n) >= nodes {
+				return fmt.Errorf("distances: target %d (%s:%d): node %d out of range [0,%d)", t, tg.File, tg.Line, n, nodes)
+			}
+			if tg.Dist[i] < 0 {
+				return fmt.Errorf("distances: target %d (%s:%d): negative distance %d", t, tg.File, tg.Line, tg.Dist[i])
+			}
+			dt[n] = tg.Dist[i]
+		}
+		c.dist[t] = dt
+	}
+	d.compiled = c
+	return nil
+}
+
+// compileFunc checks Funcs[i] and enters its lines into c.funcAt, keeping
+// the innermost function at every line.
+func (d *Distances) compileFunc(c *compiledDistances, i, nodes int) error {
+	f := &d.Funcs[i]
+	if f.File < 0 || f.File >= len(d.Files) {
+		return fmt.Errorf("distances: func %s: file %d out of range", f.Name, f.File)
+	}
+	if f.Start < 1 || f.End < f.Start {
+		return fmt.Errorf("distances: func %s: bad line span %d-%d", f.Name, f.Start, f.End)
+	}
+	if len(f.Lines) != len(f.Nodes) {
+		return fmt.Errorf("distances: func %s: %d lines but %d nodes", f.Name, len(f.Lines), len(f.Nodes))
+	}
+	for j, n := range f.Nodes {
+		if n < 0 || int(n) >= nodes {
+			return fmt.Errorf("distances: func %s: node %d out of range", f.Name, n)
+		}
+		if j > 0 && f.Lines[j] <= f.Lines[j-1] {
+			return fmt.Errorf("distances: func %s: lines not ascending", f.Name)
+		}
+	}
+	for j, cl := range f.Calls {
+		if cl.Node < 0 || int(cl.Node) >= nodes {
+			return fmt.Errorf("distances: func %s: call node %d out of range", f.Name, cl.Node)
+		}
+		if j > 0 && cl.Line < f.Calls[j-1].Line {
+			return fmt.Errorf("distances: func %s: calls not ascending", f.Name)
+		}
+		for _, g := range cl.Callees {
+			if g < 0 || int(g) >= len(d.Funcs) {
+				return fmt.Errorf("distances: func %s: callee %d out of range", f.Name, g)
+			}
+		}
+	}
+	lines := c.funcAt[f.File]
+	if len(lines) <= f.End {
+		grown := make([]int32, f.End+1)
+		copy(grown, lines)
+		for k := len(lines); k < len(grown); k++ {
+			grown[k] = -1
+		}
+		lines = grown
+		c.funcAt[f.File] = lines
+	}
+	for l := f.Start; l <= f.End; l++ {
+		if old := lines[l]; old < 0 || narrower(f, &d.Funcs[old]) {
+			lines[l] = int32(i)
+		}
+	}
+	return nil
+}
+
+// narrower reports whether f's line span lies strictly inside g's, or is
+// equal to it and starts later in the table (a literal declared on the
+// same lines as its enclosing function comes after it).
+func narrower(f, g *Func) bool {
+	return f.End-f.Start <= g.End-g.Start
+}
+
+// NumTargets returns the number of targets.
+func (d *Distances) NumTargets() int { return len(d.Targets) }
+
+// TargetAt returns the index of the first target at file:line, or -1.
+func (d *Distances) TargetAt(file string, line int) int {
+	for i, t := range d.Targets {
+		if t.Line == line && sameFile(t.File, file) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Lookup returns the distance from a goroutine whose call stack is frames
+// (innermost first, as runtime.CallersFrames yields them) to target:
+//
+//	h = min over i of ( Σ_{j<i} (End[n_j] + 1) + D_target[n_i] )
+//
+// where n_0 is the node of the operation at the top frame's line and n_i
+// (i > 0) the return-site node of the call on frame i's line, stopping at
+// the first frame whose function cannot return. Frames outside the
+// program's functions (runtime, testing, the scheduler, other modules) are
+// skipped. The result is Infinity when the target cannot be reached, or
+// when Compile was not called or target is out of range.
+func (d *Distances) Lookup(target int, frames []Frame) int32 {
+	c := d.compiled
+	if c == nil || target < 0 || target >= len(c.dist) {
+		return Infinity
+	}
+	pos := make([]position, 0, len(frames))
+	for _, fr := range frames {
+		if p, ok := d.resolve(c, fr); ok {
+			pos = append(pos, p)
+		}
+	}
+	return d.walk(c.dist[target], pos)
+}
+
+// FromPCs is Lookup for a stack captured with runtime.Callers. Frames are
+// resolved once per distinct program counter and cached in d.
+func (d *Distances) FromPCs(target int, pcs []uintptr) int32 {
+	c := d.compiled
+	if c == nil || target < 0 || target >= len(c.dist) {
+		return Infinity
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pos := c.buf[:0]
+	for _, pc := range pcs {
+		ps, ok := c.cache[pc]
+		if !ok {
+			ps = d.resolvePC(c, pc)
+			c.cache[pc] = ps
+		}
+		pos = append(pos, ps...)
+	}
+	c.buf = pos
+	return d.walk(c.dist[target], pos)
+}
+
+// resolvePC resolves the frames of one program counter (several when
+// calls were inlined), innermost first.
+func (d *Distances) resolvePC(c *compiledDistances, pc uintptr) []position {
+	var ps []position
+	frames := runtime.CallersFrames([]uintptr{pc})
+	for {
+		fr, more := frames.Next()
+		if p, ok := d.resolve(c, Frame{File: fr.File, Line: fr.Line, Func: fr.Function}); ok {
+			ps = append(ps, p)
+		}
+		if !more {
+			return ps
+		}
+	}
+}
+
+// resolve maps a frame to the innermost Func whose line span contains it.
+func (d *Distances) resolve(c *compiledDistances, fr Frame) (position, bool) {
+	if fr.File == "" || fr.File == "<autogenerated>" {
+		return position{}, false
+	}
+	fi, ok := c.fileIndex(fr.File)
+	if !ok {
+		return position{}, false
+	}
+	lines := c.funcAt[fi]
+	if fr.Line <= 0 || fr.Line >= len(lines) || lines[fr.Line] < 0 {
+		return position{}, false
+	}
+	fn := lines[fr.Line]
+	f := &d.Funcs[fn]
+	p := position{fn: fn, op: -1}
+	line := int32(fr.Line)
+	// The operation at the line, else at the closest line before it.
+	if k := sort.Search(len(f.Lines), func(k int) bool { return f.Lines[k] > line }); k > 0 {
+		p.op = f.Nodes[k-1]
+	} else if len(f.Nodes) > 0 {
+		p.op = f.Nodes[0]
+	}
+	lo := sort.Search(len(f.Calls), func(k int) bool { return f.Calls[k].Line >= line })
+	hi := lo
+	for hi < len(f.Calls) && f.Calls[hi].Line == line {
+		hi++
+	}
+	p.calls, p.ncalls = int32(lo), int32(hi-lo)
+	return p, p.op >= 0 || p.ncalls > 0
+}
+
+// fileIndex finds a file by exact path, else, among the files with the
+// same base name, the one sharing the most trailing path elements with it
+// (binaries built with -trimpath record import-path-relative names).
+func (c *compiledDistances) fileIndex(file string) (int, bool) {
+	if i, ok := c.files[file]; ok {
+		return i, true
+	}
+	found, best, tie := -1, 0, false
+	for _, i := range c.byBase[path.Base(file)] {
+		switch n := commonTail(c.paths[i], file); {
+		case n > best:
+			found, best, tie = i, n, false
+		case n == best:
+			tie = true
+		}
+	}
+	if tie {
+		return -1, false
+	}
+	return found, found >= 0
+}
+
+// commonTail returns the number of trailing path elements a and b share.
+func commonTail(a, b string) int {
+	n := 0
+	for a != "" && b != "" {
+		ia, ib := strings.LastIndexByte(a, '/'), strings.LastIndexByte(b, '/')
+		if a[ia+1:] != b[ib+1:] {
+			break
+		}
+		n++
+		if ia < 0 || ib < 0 {
+			break
+		}
+		a, b = a[:ia], b[:ib]
+	}
+	return n
+}
+
+// sameFile reports whether two recorded paths name the same file: equal,
+// or one a suffix of the other at a path boundary.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return strings.HasSuffix(a, "/"+b)
+}
+
+// walk computes the distance formula of Lookup over resolved positions.
+func (d *Distances) walk(dist []int32, pos []position) int32 {
+	best := int64(Infinity)
+	acc := int64(0)
+	for i, p := range pos {
+		node := p.op
+		if i > 0 {
+			var spawned bool
+			node, spawned = d.returnSite(p, pos[i-1].fn)
+			if spawned {
+				break
+			}
+		}
+		if node < 0 {
+			continue
+		}
+		if dn := dist[node]; dn != Infinity && acc+int64(dn) < best {
+			best = acc + int64(dn)
+		}
+		end := d.End[node]
+		if end == Infinity {
+			break
+		}
+		acc += int64(end) + 1
+		if acc >= best {
+			break
+		}
+	}
+	return int32(best)
+}
+
+// returnSite picks the call at p's line through which the frame called
+// callee: the first call whose callees include it, else the first call
+// that is not a go statement, else the operation at the line. spawned
+// reports that the call is a go statement: the deeper frames are a
+// goroutine of their own (started by the instrumented go statement's
+// wrapper, which runs at the go statement's line).
+func (d *Distances) returnSite(p position, callee int32) (node int32, spawned bool) {
+	if p.ncalls == 0 {
+		return p.op, false
+	}
+	calls := d.Funcs[p.fn].Calls[p.calls : p.calls+p.ncalls]
+	for _, cl := range calls {
+		for _, g := range cl.Callees {
+			if g == callee {
+				return cl.Node, cl.Go
+			}
+		}
+	}
+	for _, cl := range calls {
+		if !cl.Go {
+			return cl.Node, false
+		}
+	}
+	return -1, true
+}

@@ -1,0 +1,194 @@
+package pfsm
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"slices"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+	"golang.org/x/tools/go/ssa"
+)
+
+// export builds the target-independent part of the runtime tables: files,
+// functions with their per-line operation nodes and call sites, and the
+// distance of each exported node to its function's return. Only nodes a
+// stack frame can map to are exported.
+func (g *Graph) export() {
+	rtIndex := make(map[int32]int32) // global node -> runtime node
+	exportNode := func(n int32) int32 {
+		if r, ok := rtIndex[n]; ok {
+			return r
+		}
+		r := int32(len(g.exported))
+		rtIndex[n] = r
+		g.exported = append(g.exported, n)
+		f, i := g.owner(n)
+		g.rtEnd = append(g.rtEnd, clamp(f.dEnd[i]))
+		return r
+	}
+	fileIndex := make(map[string]int)
+	for _, f := range g.funcs {
+		fi, ok := fileIndex[f.file]
+		if !ok {
+			fi = len(g.files)
+			fileIndex[f.file] = fi
+			g.files = append(g.files, f.file)
+		}
+		ops := g.lineOps(f)
+		rf := rt.Func{Name: f.fn.String(), File: fi, Start: f.start, End: f.end}
+		for _, op := range ops {
+			rf.Lines = append(rf.Lines, int32(op.line))
+			rf.Nodes = append(rf.Nodes, exportNode(f.first+op.seg))
+		}
+		for _, c := range g.callSites(f) {
+			c.Node = exportNode(c.Node)
+			rf.Calls = append(rf.Calls, c)
+		}
+		g.rtFuncs = append(g.rtFuncs, rf)
+	}
+}
+
+// A lineOp is the segment of the operation at a source line.
+type lineOp struct {
+	line int
+	seg  int32
+	rank int
+}
+
+// lineOps returns, by ascending line, the segment of the operation at each
+// line of f, preferring the first instruction that can be a scheduling
+// point (a call, go, defer, channel operation or select) over the first
+// instruction of the line. As a side effect it records every segment
+// holding an instruction of each line in g.lineSegs, for targets.
+func (g *Graph) lineOps(f *function) []lineOp {
+	best := make(map[int]lineOp)
+	for i, s := range f.segs {
+		for _, instr := range s.block.Instrs[s.from:s.to] {
+			pos := g.position(instr.Pos())
+			if !pos.IsValid() {
+				continue
+			}
+			file := filepath.ToSlash(pos.Filename)
+			k := fileLine{file, pos.Line}
+			if segs := g.lineSegs[k]; len(segs) == 0 || segs[len(segs)-1] != f.first+int32(i) {
+				g.lineSegs[k] = append(segs, f.first+int32(i))
+			}
+			if file != f.file {
+				continue
+			}
+			op := lineOp{line: pos.Line, seg: int32(i), rank: rank(instr)}
+			if old, ok := best[pos.Line]; !ok || op.rank < old.rank {
+				best[pos.Line] = op
+			}
+		}
+	}
+	ops := make([]lineOp, 0, len(best))
+	for _, op := range best {
+		ops = append(ops, op)
+	}
+	slices.SortFunc(ops, func(a, b lineOp) int { return a.line - b.line })
+	return ops
+}
+
+// rank orders the instructions of a line as candidates for the operation a
+// stopped goroutine is about to run: 0 for those that can be scheduling
+// points, 1 for the rest.
+func rank(instr ssa.Instruction) int {
+	switch instr := instr.(type) {
+	case *ssa.Call:
+		if _, builtin := instr.Call.Value.(*ssa.Builtin); !builtin {
+			return 0
+		}
+	case *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.Select:
+		return 0
+	case *ssa.UnOp:
+		if instr.Op == token.ARROW {
+			return 0
+		}
+	}
+	return 1
+}
+
+// callSites returns f's calls and go statements by ascending line, with
+// global return-site nodes.
+func (g *Graph) callSites(f *function) []rt.Call {
+	var calls []rt.Call
+	for i, s := range f.segs {
+		if s.kind != callSeg && s.kind != goSeg {
+			continue
+		}
+		pos := g.position(s.call.Pos())
+		if !pos.IsValid() || filepath.ToSlash(pos.Filename) != f.file {
+			continue
+		}
+		c := rt.Call{Line: int32(pos.Line), Node: f.first + int32(i) + 1, Go: s.kind == goSeg}
+		for _, callee := range s.callees {
+			c.Callees = append(c.Callees, int32(callee.index))
+		}
+		calls = append(calls, c)
+	}
+	slices.SortStableFunc(calls, func(a, b rt.Call) int { return int(a.Line - b.Line) })
+	return calls
+}
+
+func (g *Graph) position(p token.Pos) token.Position {
+	if !p.IsValid() {
+		return token.Position{}
+	}
+	return g.fset.Position(p)
+}
+
+// Distances computes the tables of targets. The result shares the
+// target-independent tables with g and with every other Distances g
+// returned; they must not be modified.
+func (g *Graph) Distances(targets []Target) (*rt.Distances, error) {
+	d := &rt.Distances{Files: g.files, Funcs: g.rtFuncs, End: g.rtEnd}
+	for _, t := range targets {
+		file, seeds, err := g.seeds(t)
+		if err != nil {
+			return nil, err
+		}
+		dist := g.distancesTo(seeds)
+		tg := rt.Target{File: file, Line: t.Line, Col: t.Col, Nodes: []int32{}, Dist: []int32{}}
+		for r, n := range g.exported {
+			if dist[n] < inf {
+				tg.Nodes = append(tg.Nodes, int32(r))
+				tg.Dist = append(tg.Dist, clamp(dist[n]))
+			}
+		}
+		d.Targets = append(d.Targets, tg)
+	}
+	return d, nil
+}
+
+// seeds returns the nodes holding instructions of the target's line, and
+// the target's file as the program records it. A target file may be given
+// as a suffix of the recorded path ("pkg/file.go").
+func (g *Graph) seeds(t Target) (string, []int32, error) {
+	if t.Line <= 0 {
+		return "", nil, fmt.Errorf("pfsm: target %s: line must be positive", t)
+	}
+	file := filepath.ToSlash(t.File)
+	if !slices.Contains(g.files, file) {
+		var found []string
+		for _, f := range g.files {
+			if sameFile(f, file) {
+				found = append(found, f)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return "", nil, fmt.Errorf("pfsm: target %s: file is not part of the analyzed packages", t)
+		case 1:
+			file = found[0]
+		default:
+			return "", nil, fmt.Errorf("pfsm: target %s: file name is ambiguous (%s, %s, ...)", t, found[0], found[1])
+		}
+	}
+	segs := g.lineSegs[fileLine{file, t.Line}]
+	if len(segs) == 0 {
+		return "", nil, fmt.Errorf("pfsm: target %s: no instruction at this line", t)
+	}
+	return file, segs, nil
+}

@@ -1,0 +1,25 @@
+// Package stackfixture is code that the pfsm tests both analyze and run:
+// a stack captured inside it must map to the nodes of its SSA form.
+package stackfixture
+
+// Sink keeps the fixture's statements from being optimized away.
+var Sink int
+
+// Outer calls probe through inner, then reaches Target.
+func Outer(probe func()) {
+	inner(probe) // @o0
+	step()
+	Target()
+}
+
+func inner(probe func()) {
+	probe() // @i0
+	step()
+}
+
+func step() { Sink++ }
+
+// Target holds the key location of the test.
+func Target() {
+	Sink-- // @target
+}

@@ -1,0 +1,192 @@
+// Package dist is the fixture of the pfsm distance tests. Lines are named
+// by @markers; the tests look them up. Most rows target the line @t in tgt.
+package dist
+
+var sink int
+
+func tgt() {
+	sink++ // @t
+}
+
+func a() {}
+
+func b() {}
+
+func c() {}
+
+// Straight-line code, target @c.
+func straight() {
+	a() // @s0
+	b() // @s1
+	c() // @c
+}
+
+// Branches: the shorter branch wins.
+func branch(x bool) {
+	if x {
+		a() // @b1
+		a()
+		a()
+		tgt()
+	} else {
+		a() // @b2
+		tgt()
+	}
+}
+
+func callsBranch() {
+	branch(true) // @cb
+}
+
+// Polymorphic calls: the closer implementation wins.
+type Shape interface{ Area() int }
+
+type Near struct{}
+
+func (Near) Area() int {
+	a()
+	tgt()
+	return 0
+}
+
+type Far struct{}
+
+func (Far) Area() int {
+	a()
+	a()
+	a()
+	tgt()
+	return 1
+}
+
+func poly(s Shape) {
+	s.Area() // @p0
+}
+
+func farOnly(f Far) {
+	f.Area() // @p1
+}
+
+func usePoly() {
+	poly(Near{})
+	poly(Far{})
+	farOnly(Far{})
+}
+
+// Closures passed as values.
+func apply(g func()) {
+	g() // @ap
+}
+
+func closure() {
+	n := 0
+	apply(func() {
+		n++
+		a() // @c1
+		tgt()
+	})
+}
+
+// go statements lead into the spawned function.
+func spawner() {
+	a()         // @g0
+	go worker() // @g1
+	a()
+}
+
+func worker() {
+	a() // @w0
+	tgt()
+}
+
+func spawner2() {
+	go idle() // @g2
+	tgt()
+}
+
+func idle() {
+	a() // @i0
+}
+
+// Returning through the stack.
+func leaf() {
+	a() // @l0
+	a()
+}
+
+func mid() {
+	leaf() // @m0
+	a()
+	tgt()
+}
+
+func spin() {
+	for {
+		a() // @sp
+	}
+}
+
+func mid2() {
+	spin() // @m2
+	tgt()
+}
+
+// Recursion: summaries over a call-graph cycle.
+func rec(n int) {
+	if n > 0 {
+		rec(n - 1)
+	}
+	a()
+}
+
+func useRec() {
+	rec(3) // @ur
+	tgt()
+}
+
+// Deferred calls run at RunDefers.
+func deferrer() {
+	defer tgt() // @d0
+	a()         // @d1
+}
+
+// Generic functions are analyzed once, through their instances.
+func gen[T any](x T) {
+	a() // @gn0
+	tgt()
+}
+
+func useGen() {
+	gen(1) // @ug
+}
+
+// Several calls on one line: the deeper frame picks the call.
+func slow() int {
+	a() // @sl
+	return 1
+}
+
+func fast() int {
+	return 2 // @fa
+}
+
+func use(x, y int) {
+	tgt()
+}
+
+func two() {
+	use(slow(), fast()) // @tw
+}
+
+// Panics reach the function's recover block.
+func recovers() {
+	defer func() {
+		recover()
+	}()
+	panic("x") // @pa
+}
+
+func afterRecover() {
+	recovers() // @ar
+	tgt()
+}
