@@ -1,19 +1,95 @@
-// Package race is being written; see doc.go once it lands.
 package race
 
 import (
+	"go/ast"
+	"go/token"
 	"reflect"
 
-	"github.com/confirm-go/confirm/analyzers/warning"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
+	"github.com/confirm-go/confirm/analyzers/warning"
 )
 
-// Analyzer is the race analyzer. (Stub: reports nothing yet.)
+// Analyzer reports possible data races. See the package documentation.
 var Analyzer = &analysis.Analyzer{
 	Name:       "race",
-	Doc:        "stub",
+	Doc:        "report possible data races: inconsistent locking, wrong locks, and memory shared with goroutines without synchronization",
+	URL:        "https://github.com/confirm-go/confirm/tree/main/analyzers/race",
 	Run:        run,
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer, lockset.Analyzer},
 	ResultType: reflect.TypeOf((*warning.Result)(nil)),
+	FactTypes:  []analysis.Fact{new(accessFact)},
 }
 
-func run(pass *analysis.Pass) (any, error) { return &warning.Result{}, nil }
+// checker holds the state of one run of the analyzer over one package.
+type checker struct {
+	pass      *analysis.Pass
+	res       *warning.Result
+	pkg       *ssa.Package
+	funcs     []*ssa.Function
+	caps      *captures
+	locks     *lockset.Result
+	onceFuncs map[*ssa.Function]bool
+	infos     map[*ssa.Function]*funcInfo
+	sums      map[*ssa.Function]*summary
+	starts    map[token.Pos]token.Pos // selector, call and go positions -> expression start
+	impls     map[implKey][]*ssa.Function
+	reported  map[reportKey]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	c := &checker{
+		pass:     pass,
+		res:      &warning.Result{},
+		pkg:      ssaRes.Pkg,
+		funcs:    ssaRes.SrcFuncs,
+		infos:    map[*ssa.Function]*funcInfo{},
+		sums:     map[*ssa.Function]*summary{},
+		impls:    map[implKey][]*ssa.Function{},
+		reported: map[reportKey]bool{},
+	}
+	c.caps = newCaptures(c.funcs)
+	c.locks = pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+	c.onceFuncs = findOnceFuncs(c.funcs)
+	c.indexExprStarts(pass.Files)
+
+	c.checkGuards()
+	c.checkGoroutines()
+	c.exportFacts()
+	return c.res, nil
+}
+
+// indexExprStarts maps the positions SSA records for field selections
+// (the selector's name), calls (the left parenthesis) and go and defer
+// statements (the keyword) to the start of the whole expression, the
+// position a reviewer and the instrumenter look for.
+func (c *checker) indexExprStarts(files []*ast.File) {
+	c.starts = map[token.Pos]token.Pos{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				c.starts[n.Sel.Pos()] = n.Pos()
+			case *ast.CallExpr:
+				c.starts[n.Lparen] = n.Pos()
+			case *ast.GoStmt:
+				c.starts[n.Go] = n.Call.Pos()
+			case *ast.DeferStmt:
+				c.starts[n.Defer] = n.Call.Pos()
+			}
+			return true
+		})
+	}
+}
+
+// exprStart returns the start of the expression SSA recorded at pos.
+func (c *checker) exprStart(pos token.Pos) token.Pos {
+	if s, ok := c.starts[pos]; ok {
+		return s
+	}
+	return pos
+}

@@ -1,0 +1,204 @@
+package race
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An object is a memory location as the analyzer tracks it: a struct
+// field (all instances of the struct type together), a package-level
+// variable, or a local variable shared by address or by a closure.
+type object struct {
+	key  string // identity, unique across packages
+	name string // reviewer words: "(counter.Counter).n", "pkg.total"
+}
+
+// An access is one read or write of an object.
+type access struct {
+	obj   object
+	write bool
+	held  heldSet // locks held at the access
+
+	// root and path locate the accessed memory from a value of the
+	// function being analysed: root is a *ssa.Parameter, *ssa.FreeVar,
+	// *ssa.Alloc or *ssa.Global, or nil when the base is unknown; path
+	// lists the fields selected from it (".cfg.timeout"). global is the
+	// key of the root when it is a package-level variable, so that
+	// accesses summarized in other packages match.
+	root   ssa.Value
+	global string
+	path   string
+
+	pos   token.Pos       // start of the access expression, or of the call reaching it
+	fn    *ssa.Function   // function containing pos
+	chain []string        // calls from the analysed function down to the access
+	ext   string          // function of another package performing the access, if any
+	instr ssa.Instruction // the load or store, when in this package
+
+	preEscape bool // the object was allocated in fn and has not escaped yet
+}
+
+// loc is the key under which accesses to the same memory match.
+type loc struct {
+	root   ssa.Value
+	global string
+	path   string
+}
+
+func (a *access) loc() loc {
+	if a.global != "" {
+		return loc{global: a.global, path: a.path}
+	}
+	return loc{root: a.root, path: a.path}
+}
+
+// verb returns "reads" or "writes".
+func (a *access) verb() string {
+	if a.write {
+		return "writes"
+	}
+	return "reads"
+}
+
+// participle returns "read" or "written".
+func (a *access) participle() string {
+	if a.write {
+		return "written"
+	}
+	return "read"
+}
+
+// classifyAddr finds the object that a load or store through addr
+// touches. It reports false for memory the analyzer does not track:
+// slice, array and map elements, and synchronization values.
+func (c *checker) classifyAddr(addr ssa.Value) (object, ssa.Value, string, bool) {
+	switch addr := addr.(type) {
+	case *ssa.FieldAddr:
+		st := derefType(addr.X.Type())
+		f := structField(st, addr.Field)
+		if f == nil || isSyncType(f.Type()) {
+			return object{}, nil, "", false
+		}
+		root, path, ok := c.trace(addr.X, 0)
+		if !ok {
+			root, path = nil, ""
+		}
+		return object{key: "field:" + typeKey(st) + "." + f.Name(), name: fieldName(st, f)}, root, path + "." + f.Name(), true
+	case *ssa.Global:
+		obj, ok := addr.Object().(*types.Var)
+		if !ok || isSyncType(obj.Type()) {
+			return object{}, nil, "", false
+		}
+		return object{key: "global:" + globalKey(obj), name: globalName(obj)}, addr, "", true
+	case *ssa.Alloc:
+		if !addr.Heap || isSyncType(addr.Type()) {
+			return object{}, nil, "", false
+		}
+		return c.localObject(addr), addr, "", true
+	case *ssa.FreeVar:
+		a := c.caps.allocOf(addr)
+		if a == nil || isSyncType(a.Type()) {
+			return object{}, nil, "", false
+		}
+		return c.localObject(a), addr, "", true
+	}
+	return object{}, nil, "", false
+}
+
+// localObject names a local variable shared by reference.
+func (c *checker) localObject(a *ssa.Alloc) object {
+	kind := "variable "
+	if isCaptured(a) {
+		kind = "captured variable "
+	}
+	name := kind + a.Comment + " in " + funcName(a.Parent())
+	return object{key: "local:" + c.pass.Fset.Position(a.Pos()).String() + ":" + a.Comment, name: name}
+}
+
+func globalKey(v *types.Var) string {
+	if v.Pkg() == nil {
+		return v.Name()
+	}
+	return v.Pkg().Path() + "." + v.Name()
+}
+
+// maxTraceDepth bounds the walk from an address to its root.
+const maxTraceDepth = 12
+
+// trace follows pointer value v back to the variable or parameter it was
+// derived from, returning that root and the field path selected from it.
+func (c *checker) trace(v ssa.Value, depth int) (ssa.Value, string, bool) {
+	if depth > maxTraceDepth {
+		return nil, "", false
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Alloc:
+		return v, "", true
+	case *ssa.FieldAddr:
+		f := structField(derefType(v.X.Type()), v.Field)
+		if f == nil {
+			return nil, "", false
+		}
+		root, path, ok := c.trace(v.X, depth+1)
+		return root, path + "." + f.Name(), ok
+	case *ssa.Field:
+		f := structField(v.X.Type(), v.Field)
+		if f == nil {
+			return nil, "", false
+		}
+		root, path, ok := c.trace(v.X, depth+1)
+		return root, path + "." + f.Name(), ok
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return c.trace(v.X, depth+1)
+		}
+	case *ssa.ChangeType:
+		return c.trace(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return c.trace(v.X, depth+1)
+	case *ssa.TypeAssert:
+		if !v.CommaOk {
+			return c.trace(v.X, depth+1)
+		}
+	case *ssa.Phi:
+		var root ssa.Value
+		var path string
+		for i, e := range v.Edges {
+			if e == v {
+				continue
+			}
+			r, p, ok := c.trace(e, depth+1)
+			if !ok || (i > 0 && root != nil && (r != root || p != path)) {
+				return nil, "", false
+			}
+			root, path = r, p
+		}
+		return root, path, root != nil
+	}
+	return nil, "", false
+}
+
+// accessPos returns the start of the expression that instr reads or
+// writes through addr.
+func (c *checker) accessPos(instr ssa.Instruction, addr ssa.Value) token.Pos {
+	pos := instr.Pos()
+	if fa, ok := addr.(*ssa.FieldAddr); ok && fa.Pos().IsValid() {
+		pos = fa.Pos()
+	}
+	if !pos.IsValid() {
+		pos = addr.Pos()
+	}
+	return c.exprStart(pos)
+}
+
+// typeKey identifies a struct type across packages: a named type by its
+// import path and name (generic instances together), any other type as
+// written in full.
+func typeKey(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+	}
+	return types.TypeString(t, nil)
+}

@@ -1,0 +1,114 @@
+// Package race defines an Analyzer that reports possible data races.
+//
+// # Analyzer race
+//
+// race: report fields and variables that goroutines may access at the same
+// time, at least one of them writing, with no common lock held.
+//
+// It reports three patterns, each as a warning.Race whose first site is
+// the unguarded (or first racing) access and whose second site is a
+// conflicting access:
+//
+//   - Inconsistent locking. The lock that guards a field or variable is
+//     inferred from the code, RacerX-style: when at least a third of the
+//     places that access it hold the same lock, an access holding no lock
+//     at all is reported together with a guarded access that conflicts
+//     with it (one of the two writes).
+//   - Wrong lock. An access that holds locks, but not the inferred guard,
+//     and conflicts with an access holding the guard: the two locksets do
+//     not intersect.
+//   - Unprotected sharing with a goroutine. For every go statement, the
+//     accesses of the started function (followed over the package's call
+//     graph: static calls, closures, and interface calls resolved to the
+//     package's own types) to memory of the spawning function (a
+//     package-level variable, a captured variable, or a field reached from
+//     a variable or parameter) are matched with the accesses of the
+//     spawning function after the go statement, with those of other
+//     goroutines it starts, and, when the go statement is in a loop, with
+//     those of the other instances of the same goroutine.
+//
+// WRONG:
+//
+//	func (c *Counter) Inc() {
+//		c.mu.Lock()
+//		c.n++
+//		c.mu.Unlock()
+//	}
+//
+//	func (c *Counter) Peek() int {
+//		return c.n // reads (Counter).n without holding (Counter).mu
+//	}
+//
+//	func Sum(xs []int) int {
+//		sum := 0
+//		go func() {
+//			for _, x := range xs {
+//				sum += x // written by the goroutine ...
+//			}
+//		}()
+//		return sum // ... and read here, unsynchronized
+//	}
+//
+// RIGHT:
+//
+//	func (c *Counter) Peek() int {
+//		c.mu.Lock()
+//		defer c.mu.Unlock()
+//		return c.n
+//	}
+//
+//	func Sum(xs []int) int {
+//		var wg sync.WaitGroup
+//		sum := 0
+//		wg.Add(1)
+//		go func() {
+//			defer wg.Done()
+//			for _, x := range xs {
+//				sum += x
+//			}
+//		}()
+//		wg.Wait() // orders the goroutine's writes before the read
+//		return sum
+//	}
+//
+// # What is not a race
+//
+// Accesses to an object allocated in the same function before it escapes
+// (constructors, composite literals); accesses in init functions and in
+// functions passed to sync.Once.Do; sync/atomic operations and values of
+// types from sync and sync/atomic (they are synchronization); accesses
+// in the spawning function before the go statement; accesses after a
+// channel receive, a select or WaitGroup.Wait that follows the go
+// statement and dominates them, when the goroutine signals (sends,
+// closes a channel or calls WaitGroup.Done); values handed over through
+// a channel (their origin is unknown, so they are never matched); and
+// variables declared inside the loop body of a go statement in a loop
+// (every iteration's goroutine has its own).
+//
+// # What is not modelled
+//
+// Slice, array and map elements (m[k] and s[i] are never reported, only
+// the variable or field that holds the map or slice); accesses mixing
+// sync/atomic with plain loads and stores; aliasing between different
+// variables (goroutine accesses match only when they are reached from the
+// same variable, parameter or package-level variable of the spawner,
+// through the same fields); callers of the spawning function that keep
+// using shared memory after it returns; happens-before through
+// sync.Cond, context cancellation, or synchronization inside callees of
+// the spawner; functions called through function values other than
+// closures created in place; and goroutines started by other packages.
+// Locksets come from package lockset (must-held locks with
+// interprocedural summaries and entry locksets for unexported helpers);
+// lock instances are not distinguished, only lock classes.
+//
+// # Sites and facts
+//
+// Site.Pos is the start of the expression that reads or writes the object
+// (the selector expression x.f or the identifier v). When the access
+// happens in a function of another package, known through an accessFact,
+// Site.Pos is the start of the call in this package that reaches it, and
+// Site.Chain names the calls down to the function performing it. Each
+// exported function exports an accessFact listing the accesses it (and
+// its callees) performs to memory reached from its parameters or from
+// exported package-level variables, with the locks held there.
+package race

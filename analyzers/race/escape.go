@@ -1,0 +1,110 @@
+package race
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// escapes answers whether a local allocation has escaped its function at
+// a given instruction: whether some instruction that lets the pointer
+// out (stores it elsewhere, passes it to a call, returns it, captures it
+// in a closure, starts a goroutine with it) can execute before.
+type escapes struct {
+	fn     *ssa.Function
+	points map[*ssa.Alloc][]ssa.Instruction
+	reach  map[*ssa.BasicBlock][]bool // blocks reachable from a block's successors
+}
+
+func newEscapes(fn *ssa.Function) *escapes {
+	return &escapes{fn: fn}
+}
+
+// before reports whether instr executes before alloc escapes on every
+// path.
+func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
+	if e.points == nil {
+		e.points = map[*ssa.Alloc][]ssa.Instruction{}
+		e.reach = map[*ssa.BasicBlock][]bool{}
+	}
+	pts, ok := e.points[alloc]
+	if !ok {
+		pts = escapePoints(alloc, 0, nil)
+		e.points[alloc] = pts
+	}
+	for _, p := range pts {
+		if e.mayPrecede(p, instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapePoints lists the instructions through which pointer v, or an
+// address derived from it, leaves the function.
+func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
+	refs := v.Referrers()
+	if refs == nil {
+		return out
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if depth < maxTraceDepth {
+				out = escapePoints(r, depth+1, out)
+			}
+		case *ssa.IndexAddr:
+			if depth < maxTraceDepth {
+				out = escapePoints(r, depth+1, out)
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+			// a load through the pointer does not publish it
+		case *ssa.Store:
+			if r.Val == v {
+				out = append(out, r)
+			}
+		default:
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mayPrecede reports whether p can execute before instr in one call of
+// the function.
+func (e *escapes) mayPrecede(p, instr ssa.Instruction) bool {
+	pb, ib := p.Block(), instr.Block()
+	if pb == ib && indexOf(pb, p) < indexOf(ib, instr) {
+		return true
+	}
+	r, ok := e.reach[pb]
+	if !ok {
+		r = reachableFrom(pb)
+		e.reach[pb] = r
+	}
+	return r[ib.Index]
+}
+
+// reachableFrom returns, indexed by block, whether a block can be reached
+// from b's successors.
+func reachableFrom(b *ssa.BasicBlock) []bool {
+	seen := make([]bool, len(b.Parent().Blocks))
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x.Index] {
+			continue
+		}
+		seen[x.Index] = true
+		stack = append(stack, x.Succs...)
+	}
+	return seen
+}
+
+func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
+	for i, x := range b.Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return -1
+}

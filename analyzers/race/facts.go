@@ -1,0 +1,149 @@
+package race
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxFactAccesses bounds the accesses exported per function.
+const maxFactAccesses = 64
+
+// An accessFact summarizes, for an exported function or method, the
+// accesses it performs (itself or through its callees) to memory its
+// callers can share, so that goroutines calling it from other packages
+// are checked too.
+type accessFact struct {
+	Accesses []factAccess
+	Signals  bool // may let a waiting goroutine proceed (close, send, Done)
+}
+
+// A factAccess is one access of an accessFact.
+type factAccess struct {
+	Param   int    // parameter (receiver first) the accessed memory hangs off, or -1
+	Global  string // import path and name of the package-level variable, when Param < 0
+	Path    string // fields selected from the root: ".cfg.timeout"
+	ObjKey  string // identity of the object
+	ObjName string // the object in reviewer words
+	Write   bool
+	Held    []heldLock // locks held at the access
+	Chain   []string   // the function, then the calls down to the access
+}
+
+// AFact marks accessFact as an analysis fact.
+func (*accessFact) AFact() {}
+
+// String lists the accesses, "w" for writes and "r" for reads, with the
+// parameter or variable they start from.
+func (f *accessFact) String() string {
+	var parts []string
+	for _, a := range f.Accesses {
+		rw := "r"
+		if a.Write {
+			rw = "w"
+		}
+		root := a.Global
+		if a.Param >= 0 {
+			root = fmt.Sprintf("$%d", a.Param)
+		}
+		parts = append(parts, rw+" "+root+a.Path)
+	}
+	if f.Signals {
+		parts = append(parts, "signals")
+	}
+	return "accesses(" + strings.Join(parts, ", ") + ")"
+}
+
+// exportFacts exports an accessFact for each exported function and
+// method of the package that touches shared memory.
+func (c *checker) exportFacts() {
+	if len(c.pass.Analyzer.FactTypes) == 0 {
+		return // run by a driver without facts
+	}
+	for _, fn := range c.funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Parent() != nil || !obj.Exported() {
+			continue
+		}
+		s := c.summary(fn)
+		f := &accessFact{Signals: s.signals}
+		for _, a := range s.accesses {
+			if len(f.Accesses) == maxFactAccesses {
+				break
+			}
+			fa := factAccess{Param: -1, Global: a.global, Path: a.path, ObjKey: a.obj.key, ObjName: a.obj.name,
+				Write: a.write, Held: a.held, Chain: append([]string{funcName(fn)}, a.chain...)}
+			if p, ok := a.root.(*ssa.Parameter); ok && a.global == "" {
+				fa.Param = indexOfParam(fn, p)
+			}
+			if fa.Param < 0 && !exportedGlobal(fa.Global) {
+				continue // the package's own state, or not reachable by callers
+			}
+			f.Accesses = append(f.Accesses, fa)
+		}
+		if len(f.Accesses) > 0 || f.Signals {
+			c.pass.ExportObjectFact(obj, f)
+		}
+	}
+}
+
+// importFact returns the accessFact of a function of another package.
+func (c *checker) importFact(fn *ssa.Function) *accessFact {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg || len(c.pass.Analyzer.FactTypes) == 0 || isSyncPackage(obj.Pkg().Path()) {
+		return nil
+	}
+	f := new(accessFact)
+	if !c.pass.ImportObjectFact(obj, f) {
+		return nil
+	}
+	return f
+}
+
+// bindFact turns access e of a fact into an access of fn at call site cs:
+// its position is the call, since the access itself is in the other
+// package.
+func (c *checker) bindFact(e *factAccess, fn *ssa.Function, cs callSite, held heldSet) *access {
+	a := &access{
+		obj:   object{key: e.ObjKey, name: e.ObjName},
+		write: e.Write,
+		held:  makeHeldSet(e.Held).union(held),
+		pos:   c.exprStart(cs.instr.Pos()),
+		fn:    fn,
+		chain: e.Chain,
+		instr: cs.instr,
+	}
+	if len(e.Chain) > 0 {
+		a.ext = e.Chain[len(e.Chain)-1]
+	}
+	if e.Param < 0 {
+		a.global, a.path = e.Global, e.Path
+		return a
+	}
+	return c.rebase(a, argument(cs.instr.Common(), e.Param), e.Path)
+}
+
+// exportedGlobal reports whether global key names an exported
+// package-level variable: the only package state that callers in other
+// packages can reach directly. Accesses to unexported state are the
+// exporting package's own business (and usually synchronized there).
+func exportedGlobal(key string) bool {
+	i := strings.LastIndexByte(key, '.')
+	return key != "" && token.IsExported(key[i+1:])
+}
+
+// isSyncPackage reports whether path is a package whose functions are
+// synchronization or runtime internals, not data accesses.
+func isSyncPackage(path string) bool {
+	switch path {
+	case "sync", "sync/atomic", "runtime", "unsafe":
+		return true
+	}
+	return strings.HasPrefix(path, "internal/") || strings.HasPrefix(path, "runtime/")
+}

@@ -1,0 +1,162 @@
+package race
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
+)
+
+// funcInfo is what the analyzer records about one function of the
+// package: its accesses and its calls, each with the locks held there.
+type funcInfo struct {
+	fn       *ssa.Function
+	accesses []*access
+	calls    []callSite
+	signals  bool // sends on or closes a channel, or calls WaitGroup.Done
+	excluded bool // runs before any goroutine can share its data (init, Once.Do)
+}
+
+// A callSite is a call, defer or go instruction and the locks held there.
+type callSite struct {
+	instr ssa.CallInstruction
+	held  heldSet
+}
+
+// info returns the funcInfo of fn, computing it on first use.
+func (c *checker) info(fn *ssa.Function) *funcInfo {
+	if fi, ok := c.infos[fn]; ok {
+		return fi
+	}
+	fi := &funcInfo{fn: fn, excluded: c.initOnly(fn)}
+	c.infos[fn] = fi
+	esc := newEscapes(fn)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op == token.MUL {
+					c.addAccess(fi, esc, instr, instr.X, false)
+				}
+			case *ssa.Store:
+				c.addAccess(fi, esc, instr, instr.Addr, true)
+			case *ssa.Send:
+				fi.signals = true
+			case ssa.CallInstruction:
+				fi.calls = append(fi.calls, callSite{instr: instr, held: c.heldBefore(instr)})
+				if isSignal(instr.Common()) {
+					fi.signals = true
+				}
+			}
+		}
+	}
+	return fi
+}
+
+func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write bool) {
+	obj, root, path, ok := c.classifyAddr(addr)
+	if !ok {
+		return
+	}
+	a := &access{
+		obj: obj, write: write, held: c.heldBefore(instr),
+		root: root, path: path,
+		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
+	}
+	if g, ok := root.(*ssa.Global); ok {
+		if v, ok := g.Object().(*types.Var); ok {
+			a.global = globalKey(v)
+		}
+	}
+	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
+		a.preEscape = esc.before(alloc, instr)
+	}
+	fi.accesses = append(fi.accesses, a)
+}
+
+// initOnly reports whether fn runs while the package is initialised, or
+// only inside sync.Once.Do: its accesses happen before other goroutines
+// can observe the data.
+func (c *checker) initOnly(fn *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		if f.Parent() == nil && f.Signature.Recv() == nil && (f.Name() == "init" || f.Synthetic == "package initializer") {
+			return true
+		}
+	}
+	return c.onceFuncs[fn]
+}
+
+// isSignal reports whether call lets a waiting goroutine proceed:
+// close(ch), WaitGroup.Done, and Cond.Signal/Broadcast.
+func isSignal(call *ssa.CallCommon) bool {
+	if b, ok := call.Value.(*ssa.Builtin); ok {
+		return b.Name() == "close"
+	}
+	return isSyncMethod(call, "WaitGroup", "Done") ||
+		isSyncMethod(call, "Cond", "Signal") || isSyncMethod(call, "Cond", "Broadcast")
+}
+
+// isSyncMethod reports whether call statically calls method name of
+// sync.typ.
+func isSyncMethod(call *ssa.CallCommon, typ, name string) bool {
+	fn := call.StaticCallee()
+	if fn == nil || fn.Name() != name || fn.Signature.Recv() == nil {
+		return false
+	}
+	n, ok := types.Unalias(derefType(fn.Signature.Recv().Type())).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == typ
+}
+
+// isWait reports whether instr blocks until another goroutine signals:
+// a channel receive, a select, or WaitGroup.Wait.
+func isWait(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	case *ssa.Select:
+		return instr.Blocking
+	case *ssa.Call:
+		return isSyncMethod(instr.Common(), "WaitGroup", "Wait") || isSyncMethod(instr.Common(), "Cond", "Wait")
+	}
+	return false
+}
+
+// findOnceFuncs returns the functions passed to sync.Once.Do in funcs.
+func findOnceFuncs(funcs []*ssa.Function) map[*ssa.Function]bool {
+	once := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || !isSyncMethod(call.Common(), "Once", "Do") || len(call.Common().Args) < 2 {
+					continue
+				}
+				switch f := call.Common().Args[1].(type) {
+				case *ssa.Function:
+					once[f] = true
+				case *ssa.MakeClosure:
+					if lit, ok := f.Fn.(*ssa.Function); ok {
+						once[lit] = true
+					}
+				}
+			}
+		}
+	}
+	return once
+}
+
+// heldBefore returns the locks that the lockset analysis says must be
+// held just before instr.
+func (c *checker) heldBefore(instr ssa.Instruction) heldSet {
+	set := c.locks.HeldBefore(instr)
+	if len(set) == 0 {
+		return nil
+	}
+	locks := make([]heldLock, len(set))
+	for i, l := range set {
+		locks[i] = heldLock{Class: l.Class, Read: l.Mode == lockset.Read}
+	}
+	return makeHeldSet(locks)
+}

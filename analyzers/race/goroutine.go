@@ -1,0 +1,147 @@
+package race
+
+import (
+	"fmt"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A goroutine is what the analyzer knows about one go statement: the
+// accesses the started function performs to memory of the spawning
+// function, and whether it signals (closes or sends on a channel, calls
+// WaitGroup.Done) so that a wait in the spawner orders it.
+type goroutine struct {
+	stmt     *ssa.Go
+	name     string // the function the go statement starts
+	accesses []*access
+	signals  bool
+}
+
+// checkGoroutines looks at every go statement of the package and reports
+// memory the started goroutine shares with the code after the go
+// statement, with another goroutine started by the same function, or
+// with other instances of itself when it is started in a loop.
+func (c *checker) checkGoroutines() {
+	for _, fn := range c.funcs {
+		fi := c.info(fn)
+		var gos []*goroutine
+		for _, cs := range fi.calls {
+			if g, ok := cs.instr.(*ssa.Go); ok {
+				gos = append(gos, c.startedBy(fi, g, cs))
+			}
+		}
+		if len(gos) == 0 {
+			continue
+		}
+		sp := newSpawner(c, fi)
+		for i, g := range gos {
+			c.checkAgainstSpawner(sp, g)
+			if sp.inLoop(g.stmt) {
+				c.checkInstances(sp, g)
+			}
+			for _, h := range gos[i+1:] {
+				if sp.after(g.stmt, h.stmt) && !sp.ordered(g, h.stmt) {
+					c.checkPair(g, h)
+				}
+			}
+		}
+	}
+}
+
+// startedBy describes the goroutine that go statement g in fi.fn starts.
+func (c *checker) startedBy(fi *funcInfo, g *ssa.Go, cs callSite) *goroutine {
+	gr := &goroutine{stmt: g}
+	for _, callee := range c.callees(g.Common()) {
+		if gr.name == "" {
+			gr.name = funcName(callee)
+		}
+	}
+	if gr.name == "" {
+		gr.name = "started at " + c.pass.Fset.Position(c.exprStart(g.Pos())).String()
+	}
+	gr.accesses = c.callAccesses(fi.fn, cs, &gr.signals)
+	sortWritesFirst(gr.accesses)
+	return gr
+}
+
+// checkAgainstSpawner pairs the goroutine's accesses with those of the
+// spawning function after the go statement that no wait orders.
+func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
+	byLoc := map[loc][]*access{}
+	for _, a := range sp.accessesAfter(g) {
+		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+	}
+	for _, a := range g.accesses {
+		if b := conflicting(a, byLoc[a.loc()]); b != nil {
+			c.reportShared(a, "goroutine "+g.name, g.name, b, funcName(sp.fi.fn), "")
+		}
+	}
+}
+
+// checkInstances reports memory that several goroutines started by the
+// same go statement in a loop share: rooted outside the loop, so every
+// iteration's goroutine sees the same variable.
+func (c *checker) checkInstances(sp *spawner, g *goroutine) {
+	byLoc := map[loc][]*access{}
+	for _, a := range g.accesses {
+		if sp.definedInLoop(a.root, g.stmt) {
+			continue
+		}
+		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+	}
+	for _, a := range g.accesses {
+		if b := conflicting(a, byLoc[a.loc()]); b != nil {
+			c.reportShared(a, "goroutine "+g.name, g.name, b, "another instance of "+g.name, g.name)
+		}
+	}
+}
+
+// checkPair reports memory shared by two goroutines of one spawner.
+func (c *checker) checkPair(g, h *goroutine) {
+	byLoc := map[loc][]*access{}
+	for _, a := range h.accesses {
+		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+	}
+	for _, a := range g.accesses {
+		if b := conflicting(a, byLoc[a.loc()]); b != nil {
+			c.reportShared(a, "goroutine "+g.name, g.name, b, "goroutine "+h.name, h.name)
+		}
+	}
+}
+
+// reportShared reports accesses a and b to the same memory from two
+// goroutines. The access whose expression is in this package comes first.
+func (c *checker) reportShared(a *access, whoA, goA string, b *access, whoB, goB string) {
+	if a.ext != "" && b.ext == "" {
+		a, b, whoA, whoB, goA, goB = b, a, whoB, whoA, goB, goA
+	}
+	msg := fmt.Sprintf("possible data race: %s is %s by %s and %s by %s, with no common lock and no synchronization in between",
+		a.obj.name, a.participle(), whoA+through(a), b.participle(), whoB+through(b))
+	c.report(msg, a.obj, siteOf(a, sharedRole(a, goA), goA), siteOf(b, sharedRole(b, goB), goB))
+}
+
+func through(a *access) string {
+	if a.ext != "" {
+		return " through " + a.ext
+	}
+	return ""
+}
+
+func sharedRole(a *access, goroutine string) string {
+	role := a.verb() + " " + a.obj.name
+	if a.ext != "" {
+		role += " in " + a.ext
+	}
+	if goroutine != "" {
+		role += " in goroutine " + goroutine
+	}
+	if len(a.held) == 0 {
+		return role + " without holding a lock"
+	}
+	return role + " holding " + a.held.String()
+}
+
+func sortWritesFirst(accs []*access) {
+	sort.SliceStable(accs, func(i, j int) bool { return accs[i].write && !accs[j].write })
+}

@@ -1,0 +1,137 @@
+package race
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+)
+
+// minGuardShare is the smallest share of an object's access sites that
+// must hold a lock for the analyzer to infer that the lock guards it
+// (RacerX-style belief: code that usually locks means to always lock).
+const minGuardShareNum, minGuardShareDen = 1, 3
+
+// checkGuards infers, for each field and variable, the lock that guards
+// it from the locks held where it is accessed, and reports accesses that
+// hold no lock (inconsistent locking) or only other locks (wrong lock).
+func (c *checker) checkGuards() {
+	byObj := map[string][]*access{}
+	var keys []string
+	for _, fn := range c.funcs {
+		fi := c.info(fn)
+		if fi.excluded {
+			continue
+		}
+		for _, a := range fi.accesses {
+			if a.preEscape {
+				continue
+			}
+			if _, ok := byObj[a.obj.key]; !ok {
+				keys = append(keys, a.obj.key)
+			}
+			byObj[a.obj.key] = append(byObj[a.obj.key], a)
+		}
+	}
+	for _, k := range keys {
+		c.checkObjectGuard(byObj[k])
+	}
+}
+
+// checkObjectGuard checks the accesses of one object.
+func (c *checker) checkObjectGuard(accs []*access) {
+	guard, guarded, sites := inferGuard(accs)
+	if guard == "" || guarded*minGuardShareDen < sites*minGuardShareNum {
+		return
+	}
+	var withGuard []*access
+	for _, a := range accs {
+		if a.held.has(guard) {
+			withGuard = append(withGuard, a)
+		}
+	}
+	for _, a := range preferWrites(accs) {
+		if a.held.has(guard) {
+			continue
+		}
+		other := conflicting(a, withGuard)
+		if other == nil {
+			continue
+		}
+		if len(a.held) == 0 {
+			c.reportUnguarded(a, other, guard, guarded, sites)
+		} else {
+			c.reportWrongLock(a, other)
+		}
+	}
+}
+
+// inferGuard returns the lock class held at the most access sites of an
+// object (one site per source position), how many sites hold it, and
+// the number of sites.
+func inferGuard(accs []*access) (guard string, guarded, sites int) {
+	perSite := map[token.Pos]heldSet{}
+	for _, a := range accs {
+		if h, ok := perSite[a.pos]; ok {
+			perSite[a.pos] = intersect(h, a.held)
+		} else {
+			perSite[a.pos] = a.held
+		}
+	}
+	count := map[string]int{}
+	for _, h := range perSite {
+		for _, l := range h {
+			count[l.Class]++
+		}
+	}
+	for class, n := range count {
+		if n > guarded || n == guarded && class < guard {
+			guard, guarded = class, n
+		}
+	}
+	return guard, guarded, len(perSite)
+}
+
+// preferWrites orders accesses so that at each position a write comes
+// before a read, keeping source order otherwise.
+func preferWrites(accs []*access) []*access {
+	out := append([]*access(nil), accs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].pos != out[j].pos {
+			return out[i].pos < out[j].pos
+		}
+		return out[i].write && !out[j].write
+	})
+	return out
+}
+
+// conflicting returns an access of others that races with a: at least
+// one of the two writes and their locksets do not protect them. Writes
+// are preferred.
+func conflicting(a *access, others []*access) *access {
+	var best *access
+	for _, o := range others {
+		if !a.write && !o.write || a.held.protects(o.held) {
+			continue
+		}
+		if best == nil || o.write && !best.write {
+			best = o
+		}
+	}
+	return best
+}
+
+func (c *checker) reportUnguarded(a, other *access, guard string, guarded, sites int) {
+	msg := fmt.Sprintf("possible data race: %s %s %s without holding %s; %s %s it holding %s (%d of %d access sites hold %s)",
+		funcName(a.fn), a.verb(), a.obj.name, guard,
+		funcName(other.fn), other.verb(), other.held, guarded, sites, guard)
+	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("%s %s without holding %s", a.verb(), a.obj.name, guard), ""),
+		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}
+
+func (c *checker) reportWrongLock(a, other *access) {
+	msg := fmt.Sprintf("possible data race: %s %s %s holding %s, but %s %s it holding %s; the locksets do not intersect",
+		funcName(a.fn), a.verb(), a.obj.name, a.held,
+		funcName(other.fn), other.verb(), other.held)
+	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("%s %s holding %s", a.verb(), a.obj.name, a.held), ""),
+		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}

@@ -1,0 +1,65 @@
+package race
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+)
+
+// reportKey identifies a reported finding: one warning per primary
+// position and object.
+type reportKey struct {
+	pos token.Pos
+	obj string
+}
+
+// siteOf describes access a as a warning site.
+func siteOf(a *access, role, goroutine string) warning.Site {
+	s := warning.Site{
+		Pos:       a.pos,
+		Role:      role,
+		Access:    warning.AccessRead,
+		Object:    a.obj.name,
+		Held:      a.held.classes(),
+		Func:      funcName(a.fn),
+		Chain:     a.chain,
+		Goroutine: goroutine,
+	}
+	if a.write {
+		s.Access = warning.AccessWrite
+	}
+	if a.ext != "" {
+		s.Chain = append(append([]string(nil), a.chain...), a.ext)
+	}
+	s.FuncLine = funcLine(a.fn, a.pos)
+	return s
+}
+
+// funcLine returns the line of pos relative to the line where fn is
+// declared, or 0 when either is unknown.
+func funcLine(fn *ssa.Function, pos token.Pos) int {
+	if fn == nil || !pos.IsValid() || !fn.Pos().IsValid() {
+		return 0
+	}
+	fset := fn.Prog.Fset
+	return fset.Position(pos).Line - fset.Position(fn.Pos()).Line
+}
+
+// report emits a race warning with the given sites unless one was
+// already reported at the same primary position for the same object.
+func (c *checker) report(msg string, obj object, sites ...warning.Site) {
+	k := reportKey{pos: sites[0].Pos, obj: obj.key}
+	if c.reported[k] || !sites[0].Pos.IsValid() {
+		return
+	}
+	c.reported[k] = true
+	w := &warning.Warning{
+		Kind:    warning.Race,
+		Message: msg,
+		Sites:   sites,
+		Objects: []string{obj.name},
+	}
+	warning.Report(c.pass, c.res, w)
+}

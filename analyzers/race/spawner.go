@@ -1,0 +1,142 @@
+package race
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// A spawner is a function with go statements, with what is needed to
+// order its instructions against them.
+type spawner struct {
+	c     *checker
+	fi    *funcInfo
+	index map[ssa.Instruction]int
+	reach map[*ssa.BasicBlock][]bool
+	waits []ssa.Instruction
+}
+
+func newSpawner(c *checker, fi *funcInfo) *spawner {
+	sp := &spawner{c: c, fi: fi, index: map[ssa.Instruction]int{}, reach: map[*ssa.BasicBlock][]bool{}}
+	for _, b := range fi.fn.Blocks {
+		for i, instr := range b.Instrs {
+			sp.index[instr] = i
+			if isWait(instr) {
+				sp.waits = append(sp.waits, instr)
+			}
+		}
+	}
+	return sp
+}
+
+// after reports whether instr may execute after g in the same call.
+func (sp *spawner) after(g, instr ssa.Instruction) bool {
+	if g.Block() == instr.Block() && sp.index[g] < sp.index[instr] {
+		return true
+	}
+	return sp.reachable(g.Block())[instr.Block().Index]
+}
+
+func (sp *spawner) reachable(b *ssa.BasicBlock) []bool {
+	r, ok := sp.reach[b]
+	if !ok {
+		r = reachableFrom(b)
+		sp.reach[b] = r
+	}
+	return r
+}
+
+// inLoop reports whether go statement g can execute more than once in a
+// call of the spawner.
+func (sp *spawner) inLoop(g ssa.Instruction) bool {
+	return sp.reachable(g.Block())[g.Block().Index]
+}
+
+// definedInLoop reports whether v is created anew in every iteration of
+// the loop around g (a per-iteration variable), so each goroutine of the
+// loop gets its own.
+func (sp *spawner) definedInLoop(v ssa.Value, g ssa.Instruction) bool {
+	instr, ok := v.(ssa.Instruction)
+	if !ok || instr.Block() == nil || instr.Parent() != sp.fi.fn {
+		return false // parameters, free variables, globals: shared
+	}
+	b := instr.Block()
+	return sp.reachable(g.Block())[b.Index] && sp.reachable(b)[g.Block().Index]
+}
+
+// ordered reports whether instr, after go statement g, is ordered after
+// everything the goroutine does before it signals: some wait (channel
+// receive, select, WaitGroup.Wait) that follows g dominates instr.
+func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
+	if !g.signals {
+		return false
+	}
+	for _, w := range sp.waits {
+		if w == instr || !sp.after(g.stmt, w) || !dominates(sp, w, instr) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func dominates(sp *spawner, w, instr ssa.Instruction) bool {
+	if w.Block() == instr.Block() {
+		return sp.index[w] < sp.index[instr]
+	}
+	return w.Block().Dominates(instr.Block())
+}
+
+// accessesAfter returns the spawner's accesses, its own and those of the
+// functions it calls, that may run after go statement g while g's
+// goroutine runs.
+func (sp *spawner) accessesAfter(g *goroutine) []*access {
+	var out []*access
+	keep := func(instr ssa.Instruction) bool {
+		return sp.after(g.stmt, instr) && !sp.ordered(g, instr)
+	}
+	if sp.fi.excluded {
+		return nil
+	}
+	for _, a := range sp.fi.accesses {
+		if !a.preEscape && a.root != nil && keep(a.instr) && sp.sameInstance(g.stmt, a.root, a.instr) {
+			out = append(out, a)
+		}
+	}
+	var signals bool
+	for _, cs := range sp.fi.calls {
+		if _, ok := cs.instr.(*ssa.Go); ok || !keep(cs.instr) {
+			continue
+		}
+		for _, a := range sp.c.callAccesses(sp.fi.fn, cs, &signals) {
+			if sp.sameInstance(g.stmt, a.root, cs.instr) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// sameInstance reports whether instr, after go statement g, can touch the
+// same instance of root that g's goroutine sees. A variable created in
+// each iteration of the loop around g is a new instance once the loop
+// comes round to its definition again.
+func (sp *spawner) sameInstance(g ssa.Instruction, root ssa.Value, instr ssa.Instruction) bool {
+	if root == nil || !sp.definedInLoop(root, g) {
+		return true
+	}
+	def := root.(ssa.Instruction)
+	if instr.Block() == g.Block() && sp.index[g] < sp.index[instr] {
+		return true
+	}
+	seen := make([]bool, len(sp.fi.fn.Blocks))
+	stack := append([]*ssa.BasicBlock(nil), g.Block().Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b.Index] || b == def.Block() {
+			continue
+		}
+		seen[b.Index] = true
+		stack = append(stack, b.Succs...)
+	}
+	return seen[instr.Block().Index]
+}

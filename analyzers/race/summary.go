@@ -1,0 +1,259 @@
+package race
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxSummary bounds the number of distinct accesses a function summary
+// keeps, so that summaries stay linear in the size of the package.
+const maxSummary = 128
+
+// A summary lists the accesses a function performs, itself or through
+// its callees, to memory reachable from its parameters, its free
+// variables or package-level variables: the memory its callers can share.
+type summary struct {
+	accesses []*access // roots are fn's Parameters or FreeVars, or globals
+	signals  bool      // may let a waiting goroutine proceed
+}
+
+type summaryKey struct {
+	loc   loc
+	write bool
+	held  string
+}
+
+// summary returns the summary of fn, computing it on first use. A
+// recursive call sees the partial summary of a function still in
+// progress.
+func (c *checker) summary(fn *ssa.Function) *summary {
+	if s, ok := c.sums[fn]; ok {
+		return s
+	}
+	s := &summary{}
+	c.sums[fn] = s
+	fi := c.info(fn)
+	s.signals = fi.signals
+	if fi.excluded {
+		return s
+	}
+	seen := map[summaryKey]bool{}
+	add := func(a *access) {
+		if len(s.accesses) >= maxSummary || !sharedRoot(a, fn) {
+			return
+		}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String()}
+		if !seen[k] {
+			seen[k] = true
+			s.accesses = append(s.accesses, a)
+		}
+	}
+	for _, a := range fi.accesses {
+		add(a)
+	}
+	for _, cs := range fi.calls {
+		for _, a := range c.callAccesses(fn, cs, &s.signals) {
+			add(a)
+		}
+	}
+	return s
+}
+
+// sharedRoot reports whether a's memory is reachable by fn's callers.
+func sharedRoot(a *access, fn *ssa.Function) bool {
+	if a.global != "" {
+		return true
+	}
+	switch r := a.root.(type) {
+	case *ssa.Parameter:
+		return r.Parent() == fn
+	case *ssa.FreeVar:
+		return r.Parent() == fn
+	}
+	return false
+}
+
+// callAccesses returns the accesses that the call, defer or go
+// instruction cs in fn performs through its callees, rooted in fn's
+// values. It sets *signals when a callee signals.
+func (c *checker) callAccesses(fn *ssa.Function, cs callSite, signals *bool) []*access {
+	var out []*access
+	held := cs.held
+	if _, ok := cs.instr.(*ssa.Go); ok {
+		held = nil // a new goroutine holds no locks
+	}
+	for _, callee := range c.callees(cs.instr.Common()) {
+		if c.isLocal(callee) {
+			s := c.summary(callee)
+			*signals = *signals || s.signals
+			for _, e := range s.accesses {
+				if a := c.bind(e, fn, cs, callee, held); a != nil {
+					out = append(out, a)
+				}
+			}
+			continue
+		}
+		f := c.importFact(callee)
+		if f == nil {
+			continue
+		}
+		*signals = *signals || f.Signals
+		for i := range f.Accesses {
+			if a := c.bindFact(&f.Accesses[i], fn, cs, held); a != nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// isLocal reports whether callee's body is available in this package.
+func (c *checker) isLocal(callee *ssa.Function) bool {
+	return len(callee.Blocks) > 0 && (callee.Pkg == c.pkg || callee.Pkg == nil)
+}
+
+// bind translates summary access e of callee to the caller fn at call
+// site cs: parameters become the arguments, free variables the closure's
+// bindings, and the locks held at the call are added.
+func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Function, held heldSet) *access {
+	a := *e
+	a.held = e.held.union(held)
+	a.chain = append([]string{funcName(callee)}, e.chain...)
+	a.preEscape = false
+	if e.global != "" {
+		return &a
+	}
+	var arg ssa.Value
+	switch r := e.root.(type) {
+	case *ssa.Parameter:
+		arg = argument(cs.instr.Common(), indexOfParam(callee, r))
+	case *ssa.FreeVar:
+		if mc, ok := cs.instr.Common().Value.(*ssa.MakeClosure); ok {
+			if i := indexOfFreeVar(callee, r); i >= 0 && i < len(mc.Bindings) {
+				arg = mc.Bindings[i]
+			}
+		}
+	}
+	return c.rebase(&a, arg, e.path)
+}
+
+// rebase roots access a at value arg of the caller, prefixing the path
+// from arg's own root. It returns nil when arg's root is unknown.
+func (c *checker) rebase(a *access, arg ssa.Value, path string) *access {
+	if arg == nil {
+		return nil
+	}
+	root, prefix, ok := c.trace(arg, 0)
+	if !ok || root == nil {
+		return nil
+	}
+	a.root, a.path, a.global = root, prefix+path, ""
+	if g, ok := root.(*ssa.Global); ok {
+		if v, ok := g.Object().(*types.Var); ok {
+			a.global = globalKey(v)
+		}
+	}
+	return a
+}
+
+// argument returns the value passed for parameter i (receiver first).
+func argument(call *ssa.CallCommon, i int) ssa.Value {
+	if i < 0 {
+		return nil
+	}
+	if call.IsInvoke() {
+		if i == 0 {
+			return call.Value
+		}
+		i--
+	}
+	if i < len(call.Args) {
+		return call.Args[i]
+	}
+	return nil
+}
+
+func indexOfParam(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func indexOfFreeVar(fn *ssa.Function, v *ssa.FreeVar) int {
+	for i, q := range fn.FreeVars {
+		if q == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// maxCallees bounds the implementations followed at one interface call.
+const maxCallees = 8
+
+// callees returns the functions a call may invoke: its static callee,
+// or for an interface method call the methods of the package's own
+// types that implement the interface (class hierarchy analysis restricted
+// to the package).
+func (c *checker) callees(call *ssa.CallCommon) []*ssa.Function {
+	if call.IsInvoke() {
+		return c.implementations(call.Value.Type(), call.Method)
+	}
+	if f := call.StaticCallee(); f != nil {
+		if len(f.Blocks) == 0 && f.Origin() != nil && len(f.Origin().Blocks) > 0 {
+			f = f.Origin()
+		}
+		return []*ssa.Function{f}
+	}
+	return nil
+}
+
+type implKey struct {
+	iface  string
+	method string
+}
+
+// implementations returns the methods named like m of the package's
+// types that implement interface type iface.
+func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Function {
+	key := implKey{iface: types.TypeString(iface, nil), method: m.Name()}
+	if fns, ok := c.impls[key]; ok {
+		return fns
+	}
+	var fns []*ssa.Function
+	it, ok := iface.Underlying().(*types.Interface)
+	prog := c.pkg.Prog
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok2 := scope.Lookup(name).(*types.TypeName)
+		if !ok || !ok2 || tn.IsAlias() {
+			continue
+		}
+		named, ok2 := tn.Type().(*types.Named)
+		if !ok2 || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		for _, t := range []types.Type{named, types.NewPointer(named)} {
+			if !types.Implements(t, it) {
+				continue
+			}
+			sel := prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name())
+			if sel == nil {
+				continue
+			}
+			if fn := prog.MethodValue(sel); fn != nil {
+				fns = append(fns, fn)
+			}
+			break // *T's method set includes T's
+		}
+		if len(fns) >= maxCallees {
+			break
+		}
+	}
+	c.impls[key] = fns
+	return fns
+}

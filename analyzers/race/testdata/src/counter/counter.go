@@ -1,0 +1,204 @@
+// Package counter holds the lock-discipline fixtures of the race analyzer:
+// fields whose guarding lock is inferred from the code.
+package counter
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Counter guards n with mu; Peek forgets to lock.
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+// NewCounter initialises n before c escapes: not a race.
+func NewCounter(start int) *Counter {
+	c := &Counter{}
+	c.n = start
+	return c
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *Counter) Add(d int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n += d
+}
+
+func (c *Counter) Peek() int {
+	return c.n // want `possible data race: \(\*counter.Counter\).Peek reads \(counter.Counter\).n without holding \(counter.Counter\).mu`
+}
+
+// Snapshot copies n under the lock and uses the copy afterwards: not a race.
+func (c *Counter) Snapshot() int {
+	c.mu.Lock()
+	v := c.n
+	c.mu.Unlock()
+	return v * 2
+}
+
+// Reset writes n without the lock.
+func (c *Counter) Reset() {
+	c.n = 0 // want `possible data race: \(\*counter.Counter\).Reset writes \(counter.Counter\).n without holding \(counter.Counter\).mu`
+}
+
+// Quiet is suppressed on purpose.
+func (c *Counter) Quiet() int {
+	return c.n //nolint:race // approximate value is fine here
+}
+
+// Ignored is suppressed with the confirm comment on the line above.
+func (c *Counter) Ignored() int {
+	//confirm:ignore benign read for logging
+	return c.n
+}
+
+// Pair guards a with mu1 but b is touched under two different locks.
+type Pair struct {
+	mu1 sync.Mutex
+	mu2 sync.Mutex
+	a   int
+	b   int
+}
+
+func (p *Pair) SetB(v int) {
+	p.mu1.Lock()
+	p.b = v
+	p.a = v
+	p.mu1.Unlock()
+}
+
+func (p *Pair) GetB() int {
+	p.mu1.Lock()
+	defer p.mu1.Unlock()
+	return p.b
+}
+
+func (p *Pair) BumpB() {
+	p.mu2.Lock()
+	p.b++ // want `possible data race: \(\*counter.Pair\).BumpB writes \(counter.Pair\).b holding \(counter.Pair\).mu2, but .* holding \(counter.Pair\).mu1; the locksets do not intersect`
+	p.mu2.Unlock()
+}
+
+func (p *Pair) GetA() int {
+	p.mu1.Lock()
+	defer p.mu1.Unlock()
+	return p.a
+}
+
+// Hits uses atomics only: not a race.
+type Hits struct {
+	mu    sync.Mutex
+	total int64
+	n     atomic.Int64
+	name  string
+}
+
+func (h *Hits) Hit() {
+	atomic.AddInt64(&h.total, 1)
+	h.n.Add(1)
+}
+
+func (h *Hits) Total() int64 {
+	return atomic.LoadInt64(&h.total) + h.n.Load()
+}
+
+func (h *Hits) Rename(s string) {
+	h.mu.Lock()
+	h.name = s
+	h.mu.Unlock()
+}
+
+func (h *Hits) Name() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.name
+}
+
+// Notifier releases its mutex before running the callback: not a race.
+type Notifier struct {
+	mu    sync.Mutex
+	subs  []func(int)
+	count int
+}
+
+func (n *Notifier) Subscribe(f func(int)) {
+	n.mu.Lock()
+	n.subs = append(n.subs, f)
+	n.mu.Unlock()
+}
+
+func (n *Notifier) Notify() {
+	n.mu.Lock()
+	subs := n.subs
+	n.count++
+	c := n.count
+	n.mu.Unlock()
+	for _, f := range subs {
+		f(c)
+	}
+}
+
+// Registry protects its map with a read-write mutex.
+type Registry struct {
+	mu    sync.RWMutex
+	names map[string]int
+}
+
+func (r *Registry) Lookup(k string) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.names[k]
+}
+
+func (r *Registry) Set(k string, v int) {
+	r.mu.Lock()
+	r.names[k] = v
+	r.mu.Unlock()
+}
+
+func (r *Registry) Replace(m map[string]int) {
+	r.mu.Lock()
+	r.names = m
+	r.mu.Unlock()
+}
+
+// locked is an unexported helper that is only called with r.mu held.
+func (r *Registry) locked() int {
+	return len(r.names)
+}
+
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.locked()
+}
+
+// Global state guarded by a package-level mutex.
+var (
+	mu    sync.Mutex
+	total int
+)
+
+func AddTotal(n int) {
+	mu.Lock()
+	total += n
+	mu.Unlock()
+}
+
+func Total() int {
+	mu.Lock()
+	defer mu.Unlock()
+	return total
+}
+
+func ResetTotal() {
+	total = 0 // want `possible data race: counter.ResetTotal writes counter.total without holding counter.mu`
+}

@@ -1,0 +1,179 @@
+// Package goroutines holds the fixtures for memory shared between a
+// goroutine and the code that starts it.
+package goroutines
+
+import (
+	"fmt"
+	"sync"
+)
+
+var hits int
+
+// Global: the goroutine writes hits while the spawner reads it.
+func Global() {
+	go func() {
+		hits++ // want `possible data race: goroutines.hits is written by goroutine goroutines.Global\$1 and read by goroutines.Global`
+	}()
+	fmt.Println(hits)
+}
+
+// Captured: sum is shared by reference with the closure.
+func Captured(xs []int) int {
+	sum := 0
+	go func() {
+		for _, x := range xs {
+			sum += x // want `possible data race: captured variable sum in goroutines.Captured is written by goroutine goroutines.Captured\$1 and read by goroutines.Captured`
+		}
+	}()
+	return sum
+}
+
+// Loop: every goroutine started in the loop writes the same variable.
+func Loop(xs []int) int {
+	var wg sync.WaitGroup
+	total := 0
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			total += x // want `possible data race: captured variable total in goroutines.Loop is written by goroutine goroutines.Loop\$1 and written by another instance of goroutines.Loop\$1`
+		}()
+	}
+	wg.Wait()
+	return total
+}
+
+// Server's loop goroutine and Start share state through the receiver.
+type Server struct {
+	state int
+	ch    chan int
+}
+
+func (s *Server) loop() {
+	for v := range s.ch {
+		s.state = v // want `possible data race: \(goroutines.Server\).state is written by goroutine \(\*goroutines.Server\).loop and read by \(\*goroutines.Server\).Start`
+	}
+}
+
+func (s *Server) Start() int {
+	go s.loop()
+	return s.state
+}
+
+// Job is run through an interface by the goroutine.
+type Job interface{ Run() }
+
+type countJob struct{ done int }
+
+func (j *countJob) Run() { j.bump() }
+
+func (j *countJob) bump() {
+	j.done++ // want `possible data race: \(goroutines.countJob\).done is written by goroutine \(\*goroutines.countJob\).Run and read by goroutines.Dispatch`
+}
+
+func Dispatch() int {
+	j := &countJob{}
+	var job Job = j
+	go job.Run()
+	return j.done
+}
+
+// Waited: the WaitGroup orders the goroutine's write before the read.
+func Waited() int {
+	var wg sync.WaitGroup
+	n := 0
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		n = 42
+	}()
+	wg.Wait()
+	return n
+}
+
+// HandOff: the result is read after the goroutine signals the channel.
+func HandOff() int {
+	done := make(chan struct{})
+	result := 0
+	go func() {
+		result = 7
+		close(done)
+	}()
+	<-done
+	return result
+}
+
+// HandOffValue passes ownership of a value through a channel.
+type msg struct{ body string }
+
+func HandOffValue() string {
+	ch := make(chan *msg)
+	go func() {
+		m := <-ch
+		m.body += "!"
+		ch <- m
+	}()
+	m := &msg{}
+	m.body = "hi"
+	ch <- m
+	m = <-ch
+	return m.body
+}
+
+// Before: the spawner writes before the go statement only.
+func Before() {
+	cfg := 0
+	cfg = 3
+	go func() { fmt.Println(cfg) }()
+}
+
+// PerGoroutine: every goroutine works on its own data.
+func PerGoroutine(n int) []int {
+	var wg sync.WaitGroup
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := &msg{}
+			local.body = fmt.Sprint(i)
+			count := len(local.body)
+			count++
+			out[i] = count
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// Locked: both sides hold the same mutex.
+func Locked() int {
+	var mu sync.Mutex
+	n := 0
+	go func() {
+		mu.Lock()
+		n++
+		mu.Unlock()
+	}()
+	mu.Lock()
+	defer mu.Unlock()
+	return n
+}
+
+// Once: the configuration is initialised exactly once.
+var (
+	once sync.Once
+	conf map[string]string
+)
+
+func config() map[string]string {
+	once.Do(func() {
+		conf = map[string]string{"a": "b"}
+	})
+	return conf
+}
+
+func UseConfig() string {
+	go func() { fmt.Println(config()["a"]) }()
+	return config()["a"]
+}

@@ -1,0 +1,35 @@
+// Package stats is imported by package app; its functions' accesses reach
+// app through analysis facts.
+package stats
+
+import "sync"
+
+// Total counts events; Record writes it without synchronization.
+var Total int
+
+func Record(n int) { Total += n }
+
+// Counter is not safe for concurrent use.
+type Counter struct{ n int }
+
+func (c *Counter) Inc() { c.bump() }
+
+func (c *Counter) bump() { c.n++ }
+
+// Safe is safe for concurrent use.
+type Safe struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (s *Safe) Inc() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *Safe) Get() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
