@@ -1,0 +1,346 @@
+package sequence
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/testselect"
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxDefs bounds the data definitions added before one access.
+const maxDefs = 2
+
+// An access is one of the two conflicting accesses of a race.
+type access struct {
+	index int
+	site  warning.Site
+	pos   token.Position
+	kind  string
+	fn    *ssa.Function
+	block *ssa.BasicBlock // nil when no instruction was found at pos
+	chain []testselect.Edge
+	note  string // why there is no chain
+}
+
+// race returns the sequence of a data race: the calls from the test to
+// each racing function (the shared prefix once), the data definitions
+// feeding the branches that guard each access or the calls leading to
+// it, and the two accesses. The access whose path the test takes first
+// comes first.
+func (g *generator) race() ([]Sequence, error) {
+	if len(g.w.Sites) < 2 {
+		return nil, fmt.Errorf("want 2 sites (the conflicting accesses), have %d", len(g.w.Sites))
+	}
+	a, err := g.access(0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := g.access(1)
+	if err != nil {
+		return nil, err
+	}
+	prefix := commonPrefix(a.chain, b.chain)
+	if takenLater(a, b, prefix) {
+		a, b = b, a
+	}
+	var items []item
+	for _, e := range a.chain[:prefix] {
+		items = append(items, edgeItem(e))
+	}
+	for _, acc := range []*access{a, b} {
+		for _, e := range acc.chain[prefix:] {
+			items = append(items, edgeItem(e))
+		}
+		items = append(items, accessItem(acc))
+	}
+	g.placeDefs(items, a, prefix)
+	g.placeDefs(items, b, prefix)
+	var seq Sequence
+	for _, it := range items {
+		for _, d := range it.defs {
+			seq.add(d.pos, KindObserve, "stores "+d.label, d.why)
+		}
+		seq.add(it.pos, it.kind, it.label, it.why)
+	}
+	return []Sequence{seq}, nil
+}
+
+// access resolves site i of the warning.
+func (g *generator) access(i int) (*access, error) {
+	s := g.w.Sites[i]
+	at, err := sitePosition(g.prog, i, s)
+	if err != nil {
+		return nil, err
+	}
+	acc := &access{index: i, site: s, pos: at, kind: KindRead}
+	if s.Access == warning.AccessWrite {
+		acc.kind = KindWrite
+	}
+	expr, isCall := exprAt(g.prog, at)
+	if expr != nil {
+		acc.pos = g.prog.Fset.Position(expr.Pos())
+		if isCall && len(s.Chain) > 0 {
+			// The access happens in a callee: the position is the call
+			// reaching it, where only an observe point fits.
+			acc.kind = KindObserve
+		}
+	}
+	fns := g.prog.FuncsAt(acc.pos)
+	if len(fns) == 0 {
+		return nil, fmt.Errorf("site %d at %s is not inside a function", i, short(acc.pos))
+	}
+	acc.fn = fns[0]
+	if g.test != "" {
+		acc.chain, err = g.prog.CallPath(g.test, acc.fn)
+		if err != nil {
+			acc.note = err.Error()
+		} else if len(acc.chain) > 0 {
+			// Use the variant of the function the test reaches.
+			acc.fn = acc.chain[len(acc.chain)-1].Callee
+		}
+	}
+	if expr != nil {
+		start, end := spanOf(g.prog, expr)
+		if instrs := instrsIn(g.prog, acc.fn, start, end); len(instrs) > 0 {
+			acc.block = instrs[0].Block()
+		}
+	}
+	return acc, nil
+}
+
+// commonPrefix returns the number of leading edges the chains share.
+func commonPrefix(a, b []testselect.Edge) int {
+	n := 0
+	for n < len(a) && n < len(b) && samePos(a[n].Pos, b[n].Pos) {
+		n++
+	}
+	return n
+}
+
+// takenLater reports whether the test reaches access a after access b:
+// where the chains part, in the function where they part, b's next step
+// (its next call, or its access) comes first in the source.
+func takenLater(a, b *access, prefix int) bool {
+	next := func(acc *access) token.Position {
+		if prefix < len(acc.chain) {
+			return acc.chain[prefix].Pos
+		}
+		return acc.pos
+	}
+	if a.chain == nil || b.chain == nil {
+		return false
+	}
+	return before(next(b), next(a))
+}
+
+// An item is a step of a race sequence, with the data definitions to
+// observe just before it.
+type item struct {
+	pos               token.Position
+	kind, label, why  string
+	caller            *ssa.Function // for call steps
+	access            *access       // for access steps
+	defs              []placedDef
+	isAccess, isCallE bool
+}
+
+type placedDef struct {
+	pos        token.Position
+	label, why string
+}
+
+func edgeItem(e testselect.Edge) item {
+	callee := testselect.ShortName(e.Callee)
+	var why string
+	switch e.Kind {
+	case testselect.EdgeGo:
+		why = "starts the goroutine running " + callee
+	case testselect.EdgeDefer:
+		why = "defers the call of " + callee
+	case testselect.EdgeRef:
+		why = "hands over " + callee + ", which runs there (t.Run, Once.Do, ...)"
+	default:
+		why = "calls " + callee
+	}
+	why = fmt.Sprintf("on the path from the test: %s %s", testselect.ShortName(e.Caller), why)
+	return item{pos: e.Pos, kind: KindObserve, label: string(e.Kind) + " " + callee, why: why, caller: e.Caller, isCallE: true}
+}
+
+func accessItem(acc *access) item {
+	verb := "reads"
+	if acc.site.Access == warning.AccessWrite {
+		verb = "writes"
+	}
+	label := role(acc.site, verb+" "+acc.site.Object)
+	why := fmt.Sprintf("racing access %d: %s %s in %s", acc.index, verb, acc.site.Object, testselect.ShortName(acc.fn))
+	if acc.kind == KindObserve {
+		why += " (through the call here)"
+	}
+	if acc.note != "" {
+		why += "; no call steps: " + acc.note
+	}
+	return item{pos: acc.pos, kind: acc.kind, label: label, why: why, access: acc, isAccess: true}
+}
+
+// placeDefs finds the data definitions that feed the branch conditions
+// guarding acc — in its own function and in the callers on its chain —
+// and attaches each to the step it must precede: the first call step
+// of the same function that comes after it in the source, or else the
+// access itself.
+func (g *generator) placeDefs(items []item, acc *access, prefix int) {
+	target := -1
+	var steps []int // indexes of acc's call steps
+	for i := range items {
+		if items[i].access == acc {
+			target = i
+			break
+		}
+	}
+	for i := 0; i < target; i++ {
+		if items[i].isCallE && (i < prefix || g.onChain(items[i], acc)) {
+			steps = append(steps, i)
+		}
+	}
+	placed := 0
+	for _, d := range g.guardDefs(acc) {
+		if placed == maxDefs || g.alreadyPlaced(items, d.pos) {
+			continue
+		}
+		at := target
+		for _, i := range steps {
+			if sameFunc(g.prog, items[i].caller, d.fn) && before(d.pos, items[i].pos) {
+				at = i
+				break
+			}
+		}
+		items[at].defs = append(items[at].defs, placedDef{pos: d.pos, label: d.label, why: d.why})
+		placed++
+	}
+}
+
+func (g *generator) onChain(it item, acc *access) bool {
+	for _, e := range acc.chain {
+		if samePos(e.Pos, it.pos) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *generator) alreadyPlaced(items []item, pos token.Position) bool {
+	for _, it := range items {
+		if samePos(it.pos, pos) {
+			return true
+		}
+		for _, d := range it.defs {
+			if samePos(d.pos, pos) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameFunc(prog *testselect.Program, a, b *ssa.Function) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	return a.Name() == b.Name() && samePos(prog.Fset.Position(a.Pos()), prog.Fset.Position(b.Pos()))
+}
+
+// A guardDef is a data definition chosen for a sequence.
+type guardDef struct {
+	def
+	label, why string
+	steps      int
+}
+
+// guardDefs returns the stores that feed the conditions of the branches
+// guarding acc (its block, and the call instructions of its chain),
+// best first: for each guarding location, the store the test reaches in
+// the fewest steps, preferring stores outside the guarded function, and
+// skipping constant stores that would send the branch the other way.
+func (g *generator) guardDefs(acc *access) []guardDef {
+	type guarded struct {
+		block *ssa.BasicBlock
+		what  string
+	}
+	var blocks []guarded
+	if acc.block != nil {
+		blocks = append(blocks, guarded{acc.block, "the access"})
+	}
+	for _, e := range acc.chain {
+		if e.Instr != nil && e.Instr.Block() != nil {
+			blocks = append(blocks, guarded{e.Instr.Block(), "the call of " + testselect.ShortName(e.Callee)})
+		}
+	}
+	var out []guardDef
+	for _, gb := range blocks {
+		fn := gb.block.Parent()
+		deps := controlDeps(fn)
+		for _, dep := range guards(deps, gb.block) {
+			cond := dep.Branch.Instrs[len(dep.Branch.Instrs)-1].(*ssa.If).Cond
+			condPos := g.condPos(dep.Branch)
+			for _, use := range condUses(cond) {
+				best, ok := g.bestStore(use, dep, fn, acc)
+				if !ok {
+					continue
+				}
+				best.label = use.key
+				best.why = fmt.Sprintf("data definition: stores %s, read by the branch condition at %s that guards %s", use.key, short(condPos), gb.what)
+				out = append(out, best)
+			}
+		}
+	}
+	return out
+}
+
+// condPos returns the position of the branch condition of block b.
+func (g *generator) condPos(b *ssa.BasicBlock) token.Position {
+	cond := b.Instrs[len(b.Instrs)-1].(*ssa.If).Cond
+	if cond.Pos().IsValid() {
+		return g.prog.Fset.Position(cond.Pos())
+	}
+	for i := len(b.Instrs) - 1; i >= 0; i-- {
+		if p := b.Instrs[i].Pos(); p.IsValid() {
+			return g.prog.Fset.Position(p)
+		}
+	}
+	return g.prog.Fset.Position(b.Parent().Pos())
+}
+
+// bestStore picks the store of use.key to add before acc.
+func (g *generator) bestStore(use keyUse, dep controlDep, guardedFn *ssa.Function, acc *access) (guardDef, bool) {
+	var cands []guardDef
+	for _, d := range storesTo(g.prog, map[string]bool{use.key: true}) {
+		if samePos(d.pos, acc.pos) || contradicts(d, use.polarity, dep.Succ) {
+			continue
+		}
+		steps := 0
+		if g.test != "" {
+			n, ok := g.prog.Reaches(g.test, d.fn)
+			if !ok {
+				continue
+			}
+			steps = n
+		}
+		cands = append(cands, guardDef{def: d, steps: steps})
+	}
+	if len(cands) == 0 {
+		return guardDef{}, false
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if ia, ib := sameFunc(g.prog, a.fn, guardedFn), sameFunc(g.prog, b.fn, guardedFn); ia != ib {
+			return ib
+		}
+		if a.steps != b.steps {
+			return a.steps < b.steps
+		}
+		return before(a.pos, b.pos)
+	})
+	return cands[0], true
+}

@@ -1,0 +1,133 @@
+// Package sequence derives, from a static warning, sequences of key
+// program locations that a failing execution must pass through in order:
+// the input of Rungta and Mercer's meta heuristic (§2.1 of "A Meta
+// Heuristic for Effectively Detecting Concurrency Errors").
+//
+// For a lock-order cycle A→B, B→A the sequence is the interleaved
+// acquisitions l0 (A, path 1), l9 (B, path 2), l1 (B while holding A,
+// path 1), l18 (A while holding B, path 2). For a double lock it is the
+// two acquisitions; for a recursive read lock, the first RLock, a
+// writer's Lock of the same class, and the second RLock; for a lock leak,
+// the acquisition, the return that leaks it and a later acquisition. For
+// a data race it is the calls that lead from the test to the racing
+// functions, the data definitions that feed the branch conditions
+// guarding the accesses (found by control dependence over post-dominators
+// and def-use chains, which the paper left to the user), and the two
+// accesses.
+//
+// Steps are rt.Locations with absolute file names, at the position of the
+// operation an observe point goes before: the start of a call expression
+// (Lock calls, calls on the path from the test), the go or defer keyword,
+// the left-hand side of a store, the access expression of a racing read
+// or write, the return keyword.
+//
+// The program (SSA, call graph, syntax) comes from
+// confirm/testselect.Program, which also selects the test a sequence is
+// generated for.
+package sequence
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/testselect"
+)
+
+// Kinds of steps, as rt.Location.Kind.
+const (
+	KindObserve = "observe"
+	KindRead    = "read"
+	KindWrite   = "write"
+)
+
+// A Sequence is an ordered list of key locations for one warning.
+type Sequence struct {
+	// WarningID is the ID of the warning the sequence is for; "user" for
+	// a sequence given on the command line.
+	WarningID string `json:"warningID"`
+	// Test is the test the sequence was generated for, if any.
+	Test string `json:"test,omitempty"`
+	// Steps are the key locations in the order a failing execution
+	// observes them. Kind is "observe", or "read"/"write" for racing
+	// accesses.
+	Steps []rt.Location `json:"steps"`
+	// Why says, per step, why it is in the sequence.
+	Why []string `json:"why"`
+}
+
+// add appends a step.
+func (s *Sequence) add(pos token.Position, kind, label, why string) {
+	s.Steps = append(s.Steps, rt.Location{File: pos.Filename, Line: pos.Line, Col: pos.Column, Kind: kind, Label: label})
+	s.Why = append(s.Why, why)
+}
+
+// String formats the sequence as file:line:col steps separated by " → ".
+func (s Sequence) String() string {
+	out := ""
+	for i, l := range s.Steps {
+		if i > 0 {
+			out += " → "
+		}
+		out += fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
+		if l.Kind != KindObserve {
+			out += "(" + l.Kind + ")"
+		}
+	}
+	return out
+}
+
+// maxAlternatives bounds the sequences generated for one warning when
+// several program locations can play one role (several writers for a
+// recursive read lock, several later acquisitions of a leaked lock).
+const maxAlternatives = 3
+
+// Generate returns the sequences of key locations for w, the best first.
+// test names the test the sequence is for; it decides the call chains of
+// race sequences and which of several candidate locations come first. It
+// may be empty. prog must hold the package of w.
+func Generate(w *warning.Warning, prog *testselect.Program, test string) ([]Sequence, error) {
+	if w == nil {
+		return nil, errors.New("sequence: nil warning")
+	}
+	if prog == nil {
+		return nil, fmt.Errorf("sequence: warning %s: no program", w.ID)
+	}
+	if len(w.Sites) == 0 {
+		return nil, fmt.Errorf("sequence: warning %s has no sites", w.ID)
+	}
+	g := &generator{w: w, prog: prog, test: test}
+	var seqs []Sequence
+	var err error
+	switch w.Kind {
+	case warning.LockOrderCycle:
+		seqs, err = g.lockOrder()
+	case warning.DoubleLock:
+		seqs, err = g.doubleLock()
+	case warning.RWRDeadlock:
+		seqs, err = g.rwr()
+	case warning.LockLeak:
+		seqs, err = g.lockLeak()
+	case warning.Race:
+		seqs, err = g.race()
+	default:
+		return nil, fmt.Errorf("sequence: warning %s: unknown kind %q", w.ID, w.Kind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sequence: warning %s (%s): %w", w.ID, w.Kind, err)
+	}
+	for i := range seqs {
+		seqs[i].WarningID = w.ID
+		seqs[i].Test = test
+	}
+	return seqs, nil
+}
+
+// A generator holds what the sequence of one warning is derived from.
+type generator struct {
+	w    *warning.Warning
+	prog *testselect.Program
+	test string
+}

@@ -1,0 +1,3 @@
+module example.com/locks
+
+go 1.22
