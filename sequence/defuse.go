@@ -33,6 +33,16 @@ func fieldKey(t types.Type, i int) string {
 	return "field " + types.TypeString(t, nil) + "." + st.Field(i).Name()
 }
 
+// keyLabel returns the key in reviewer words: the location qualified by
+// package name, e.g. "races.Stats.open".
+func keyLabel(key string) string {
+	key = strings.TrimPrefix(strings.TrimPrefix(key, "field "), "global ")
+	if i := strings.LastIndex(key, "/"); i >= 0 {
+		key = key[i+1:]
+	}
+	return key
+}
+
 // A keyUse is a memory location whose loaded value flows into a branch
 // condition. polarity is +1 when the condition is the loaded boolean
 // itself, -1 when it is its negation, 0 otherwise.

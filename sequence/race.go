@@ -2,6 +2,7 @@ package sequence
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"sort"
 
@@ -56,8 +57,8 @@ func (g *generator) race() ([]Sequence, error) {
 		}
 		items = append(items, accessItem(acc))
 	}
-	g.placeDefs(items, a, prefix)
-	g.placeDefs(items, b, prefix)
+	g.placeDefs(items, a)
+	g.placeDefs(items, b)
 	var seq Sequence
 	for _, it := range items {
 		for _, d := range it.defs {
@@ -187,21 +188,13 @@ func accessItem(acc *access) item {
 
 // placeDefs finds the data definitions that feed the branch conditions
 // guarding acc — in its own function and in the callers on its chain —
-// and attaches each to the step it must precede: the first call step
-// of the same function that comes after it in the source, or else the
-// access itself.
-func (g *generator) placeDefs(items []item, acc *access, prefix int) {
+// and attaches each to the step it must precede (see anchor).
+func (g *generator) placeDefs(items []item, acc *access) {
 	target := -1
-	var steps []int // indexes of acc's call steps
 	for i := range items {
 		if items[i].access == acc {
 			target = i
 			break
-		}
-	}
-	for i := 0; i < target; i++ {
-		if items[i].isCallE && (i < prefix || g.onChain(items[i], acc)) {
-			steps = append(steps, i)
 		}
 	}
 	placed := 0
@@ -209,25 +202,42 @@ func (g *generator) placeDefs(items []item, acc *access, prefix int) {
 		if placed == maxDefs || g.alreadyPlaced(items, d.pos) {
 			continue
 		}
-		at := target
-		for _, i := range steps {
-			if sameFunc(g.prog, items[i].caller, d.fn) && before(d.pos, items[i].pos) {
-				at = i
-				break
-			}
-		}
+		at := g.anchor(items, acc, d.def, target)
 		items[at].defs = append(items[at].defs, placedDef{pos: d.pos, label: d.label, why: d.why})
 		placed++
 	}
 }
 
-func (g *generator) onChain(it item, acc *access) bool {
-	for _, e := range acc.chain {
-		if samePos(e.Pos, it.pos) {
-			return true
+// anchor returns the index of the item a definition d must precede: the
+// call step of acc's chain at which the test's path to d parts from the
+// path to acc, when d's branch comes first in the source there;
+// otherwise the access itself (the definition is made on the way, or by
+// another goroutine).
+func (g *generator) anchor(items []item, acc *access, d def, access int) int {
+	if g.test == "" {
+		return access
+	}
+	path, err := g.prog.CallPath(g.test, d.fn)
+	if err != nil {
+		return access
+	}
+	k := commonPrefix(path, acc.chain)
+	if k >= len(acc.chain) {
+		return access
+	}
+	next := d.pos // d is in the function that makes the call chain[k]
+	if k < len(path) {
+		next = path[k].Pos
+	}
+	if !before(next, acc.chain[k].Pos) {
+		return access
+	}
+	for i := range items {
+		if items[i].isCallE && samePos(items[i].pos, acc.chain[k].Pos) {
+			return i
 		}
 	}
-	return false
+	return access
 }
 
 func (g *generator) alreadyPlaced(items []item, pos token.Position) bool {
@@ -289,8 +299,8 @@ func (g *generator) guardDefs(acc *access) []guardDef {
 				if !ok {
 					continue
 				}
-				best.label = use.key
-				best.why = fmt.Sprintf("data definition: stores %s, read by the branch condition at %s that guards %s", use.key, short(condPos), gb.what)
+				best.label = keyLabel(use.key)
+				best.why = fmt.Sprintf("data definition: stores %s, read by the branch condition at %s that guards %s", best.label, short(condPos), gb.what)
 				out = append(out, best)
 			}
 		}
@@ -298,18 +308,34 @@ func (g *generator) guardDefs(acc *access) []guardDef {
 	return out
 }
 
-// condPos returns the position of the branch condition of block b.
+// condPos returns the start of the condition of the if or for
+// statement that block b branches on.
 func (g *generator) condPos(b *ssa.BasicBlock) token.Position {
 	cond := b.Instrs[len(b.Instrs)-1].(*ssa.If).Cond
-	if cond.Pos().IsValid() {
-		return g.prog.Fset.Position(cond.Pos())
+	pos := cond.Pos()
+	for i := len(b.Instrs) - 1; !pos.IsValid() && i >= 0; i-- {
+		pos = b.Instrs[i].Pos()
 	}
-	for i := len(b.Instrs) - 1; i >= 0; i-- {
-		if p := b.Instrs[i].Pos(); p.IsValid() {
-			return g.prog.Fset.Position(p)
+	at := g.prog.Fset.Position(pos)
+	path, err := g.prog.PathAt(at)
+	if err != nil {
+		return at
+	}
+	for _, n := range path {
+		var c ast.Expr
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			c = n.Cond
+		case *ast.ForStmt:
+			c = n.Cond
+		}
+		if c != nil {
+			if start, end := spanOf(g.prog, c); start.Offset <= at.Offset && at.Offset < end.Offset {
+				return start
+			}
 		}
 	}
-	return g.prog.Fset.Position(b.Parent().Pos())
+	return at
 }
 
 // bestStore picks the store of use.key to add before acc.

@@ -1,0 +1,3 @@
+module example.com/races
+
+go 1.22

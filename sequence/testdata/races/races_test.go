@@ -1,0 +1,32 @@
+package races
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestServer(t *testing.T) {
+	s := &Server{}
+	s.Start()
+	done := make(chan bool)
+	go func() {
+		s.Handle()
+		done <- true
+	}()
+	_ = s.Report()
+	<-done
+	s.Stop()
+}
+
+func TestProcess(t *testing.T) {
+	s := &Stats{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.Open()
+		Process(s, []int{1, 2})
+	}()
+	_ = s.Total()
+	wg.Wait()
+}
