@@ -1,19 +1,181 @@
-// Package lockorder is being written; see doc.go once it lands.
 package lockorder
 
 import (
+	"fmt"
+	"go/token"
 	"reflect"
+	"sort"
 
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
-// Analyzer is the lockorder analyzer. (Stub: reports nothing yet.)
+// Analyzer is the lockorder analyzer.
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockorder",
-	Doc:        "stub",
+	Doc:        "report lock-order cycles, double locking, recursive read locking and leaked locks",
+	URL:        "https://github.com/confirm-go/confirm/analyzers/lockorder",
+	Requires:   []*analysis.Analyzer{lockset.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*warning.Result)(nil)),
+	FactTypes:  []analysis.Fact{(*Orders)(nil)},
 }
 
-func run(pass *analysis.Pass) (any, error) { return &warning.Result{}, nil }
+// checker holds the state of one run.
+type checker struct {
+	pass    *analysis.Pass
+	ls      *lockset.Result
+	res     *warning.Result
+	graph   *graph
+	local   []Edge
+	writers map[string]bool
+	traces  map[*ssa.Function]*lockset.Trace
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ls, ok := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+	if !ok {
+		return nil, fmt.Errorf("lockorder: no lockset result for %s", pass.Pkg.Path())
+	}
+	c := &checker{
+		pass:    pass,
+		ls:      ls,
+		res:     &warning.Result{},
+		graph:   newGraph(pass.Pkg.Path()),
+		writers: map[string]bool{},
+		traces:  map[*ssa.Function]*lockset.Trace{},
+	}
+	funcs := ls.SSA.SrcFuncs
+	for _, fn := range funcs {
+		c.traces[fn] = ls.Trace(fn)
+		c.collectWriters(c.traces[fn])
+	}
+	for _, f := range pass.AllPackageFacts() {
+		if o, ok := f.Fact.(*Orders); ok && f.Package != pass.Pkg {
+			for i := range o.Edges {
+				c.graph.add(&o.Edges[i])
+			}
+			for _, w := range o.Writers {
+				c.writers[w] = true
+			}
+		}
+	}
+	for _, fn := range funcs {
+		c.checkFunc(fn, c.traces[fn])
+	}
+	for i := range c.local {
+		c.graph.add(&c.local[i])
+	}
+	c.reportCycles()
+	c.exportOrders()
+	return c.res, nil
+}
+
+func (c *checker) collectWriters(t *lockset.Trace) {
+	for _, a := range t.Acquisitions {
+		if a.Lock.Mode == lockset.Write {
+			c.writers[a.Lock.Class] = true
+		}
+	}
+}
+
+// checkFunc reports the double locks, recursive read locks, nested
+// same-class acquisitions and leaks of fn, and records its lock-order
+// edges.
+func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
+	for _, a := range t.Acquisitions {
+		if a.Try {
+			continue
+		}
+		for _, h := range a.Held {
+			if h.Inherited {
+				continue // the callers see this acquisition through fn's summary
+			}
+			switch {
+			case h.Class != a.Lock.Class:
+				c.addEdge(fn, h, a)
+			case sameInstance(h, a.Lock):
+				if a.Wait {
+					continue
+				}
+				c.reportDouble(fn, h, a)
+			case h.Inst != "" && a.Lock.Inst != "" && conflicts(a.Lock.Mode, h.Mode) && !orderedByComparison(a.Instr):
+				c.reportNested(fn, h, a)
+			}
+		}
+	}
+	c.checkLeaks(fn, t)
+}
+
+// sameInstance reports whether two locks of one class are known to be the
+// same mutex.
+func sameInstance(h, l lockset.Lock) bool {
+	if h.Inst != "" && h.Inst == l.Inst {
+		return true
+	}
+	return h.Value != nil && h.Value == l.Value
+}
+
+func (c *checker) addEdge(fn *ssa.Function, h lockset.Lock, a lockset.Acquisition) {
+	e := Edge{
+		From: c.end(fn, h.Item, h.Pos),
+		To:   c.end(fn, a.Lock.Item, a.Pos),
+		Func: lockset.FuncName(fn),
+		Pkg:  c.pass.Pkg.Path(),
+		Held: a.Held.Classes(),
+	}
+	for _, o := range a.Held {
+		if o.Mode == lockset.Write && o.Class != h.Class {
+			e.Gates = append(e.Gates, o.Class)
+		}
+	}
+	c.local = append(c.local, e)
+}
+
+func (c *checker) end(fn *ssa.Function, it lockset.Item, pos token.Pos) End {
+	return End{
+		Class:    it.Class,
+		Mode:     it.Mode,
+		Pos:      pos,
+		Position: c.pass.Fset.Position(pos),
+		Chain:    it.Chain,
+		FuncLine: c.funcLine(fn, pos),
+	}
+}
+
+// funcLine returns the line of pos relative to the declaration of fn.
+func (c *checker) funcLine(fn *ssa.Function, pos token.Pos) int {
+	start := fn.Pos()
+	if syn := fn.Syntax(); syn != nil {
+		start = syn.Pos()
+	}
+	if !start.IsValid() || !pos.IsValid() {
+		return 0
+	}
+	return c.pass.Fset.Position(pos).Line - c.pass.Fset.Position(start).Line
+}
+
+// exportOrders exports the package's own edges and write-locked classes.
+func (c *checker) exportOrders() {
+	if len(c.local) == 0 && len(c.writers) == 0 {
+		return
+	}
+	o := &Orders{}
+	seen := map[string]bool{}
+	for _, e := range c.local {
+		key := e.From.Class + "\x00" + e.From.Mode.String() + "\x00" + e.To.Class + "\x00" + e.To.Mode.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		e.From.Pos, e.To.Pos = token.NoPos, token.NoPos
+		o.Edges = append(o.Edges, e)
+	}
+	for w := range c.writers {
+		o.Writers = append(o.Writers, w)
+	}
+	sort.Strings(o.Writers)
+	c.pass.ExportPackageFact(o)
+}

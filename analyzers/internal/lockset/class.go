@@ -67,7 +67,7 @@ func (r Ref) Valid() bool { return r.Class != "" }
 // use by one goroutine at a time.
 type Classifier struct {
 	funcs  []*ssa.Function
-	stores map[string][]ssa.Value // location class -> values stored there
+	stores map[string][]*ssa.Store // location class -> stores of lockers and conds there
 }
 
 // NewClassifier returns a Classifier for the source functions funcs of one
@@ -390,25 +390,49 @@ func (c *Classifier) condLocker(cond ssa.Value, depth int) (Ref, bool) {
 
 // stored resolves the value loaded from addr by looking at every store to
 // the same location in the package; it succeeds when they all resolve to
-// one class.
+// one class. The instance is known when every store puts there a lock
+// found at the same place relative to the stored-into object (q.cond =
+// sync.NewCond(q.mu.RLocker()) makes the load of p.cond lock p.mu).
 func (c *Classifier) stored(addr ssa.Value, depth int, resolve func(ssa.Value, int) (Ref, bool)) (Ref, bool) {
 	p, ok := c.path(addr, depth+1)
 	if !ok {
 		return Ref{}, false
 	}
 	var found Ref
-	for _, val := range c.storesTo(p.Class, nil) {
-		r, ok := resolve(val, depth+1)
+	rel, relOK := "", true
+	for i, st := range c.stores[p.Class] {
+		r, ok := resolve(st.Val, depth+1)
 		if !ok || (found.Class != "" && (found.Class != r.Class || found.Read != r.Read)) {
 			return Ref{}, false
 		}
 		found = r
+		sp, _ := c.path(st.Addr, depth+1)
+		base := parentPath(sp.Inst)
+		if base == "" || !strings.HasPrefix(r.Inst, base) || (i > 0 && rel != r.Inst[len(base):]) {
+			relOK = false
+			continue
+		}
+		rel = r.Inst[len(base):]
 	}
 	if found.Class == "" {
 		return Ref{}, false
 	}
 	found.Inst = ""
+	if base := parentPath(p.Inst); relOK && base != "" && rel != "" {
+		found.Inst = base + rel
+	}
+	found.Value = nil
 	return found, true
+}
+
+// parentPath strips the last field selection of an instance path:
+// "$0.cond" is "$0"; "" when inst does not end in a field.
+func parentPath(inst string) string {
+	i := strings.LastIndexByte(inst, '.')
+	if i <= 0 || strings.ContainsAny(inst[i:], "*[") {
+		return ""
+	}
+	return inst[:i]
 }
 
 // storesTo returns the values the package stores to locations of class
@@ -433,11 +457,14 @@ func (c *Classifier) storesTo(key string, base ssa.Value) []ssa.Value {
 	if key == "" {
 		return out
 	}
-	return append(out, c.stores[key]...)
+	for _, st := range c.stores[key] {
+		out = append(out, st.Val)
+	}
+	return out
 }
 
 func (c *Classifier) indexStores() {
-	c.stores = map[string][]ssa.Value{}
+	c.stores = map[string][]*ssa.Store{}
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -446,7 +473,7 @@ func (c *Classifier) indexStores() {
 					continue
 				}
 				if p, ok := c.path(st.Addr, 0); ok {
-					c.stores[p.Class] = append(c.stores[p.Class], st.Val)
+					c.stores[p.Class] = append(c.stores[p.Class], st)
 				}
 			}
 		}

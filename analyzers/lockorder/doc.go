@@ -1,0 +1,135 @@
+// Package lockorder defines an Analyzer that reports lock-order cycles,
+// double locking, recursive read locking and leaked locks.
+//
+// # Analyzer lockorder
+//
+// lockorder: report locks acquired in inconsistent orders, locked twice,
+// read-locked recursively, or left held on a return path.
+//
+// It builds a lock-order graph over lock classes (see below): an edge A→B
+// for every acquisition of B while A is held, within a function or through
+// its callees, and reports:
+//
+//   - a cycle A→B→…→A between distinct classes (Kind lock-order-cycle):
+//     goroutines taking the locks along the different paths can deadlock;
+//   - two instances of one class nested (from.mu then to.mu) with no
+//     ordering comparison deciding which is first (lock-order-cycle): two
+//     goroutines with the instances swapped deadlock;
+//   - a mutex locked again while it is held (double-lock): Go mutexes are
+//     not reentrant, also when the second Lock is in a callee;
+//   - a read lock taken again while held (rwr-deadlock), also through
+//     RLocker() or a sync.Cond whose L is a read locker, when some code
+//     write-locks the same class: a writer waiting in between blocks the
+//     second RLock, and the writer waits for the first;
+//   - a lock still held on some return of the function that acquired it
+//     but not on others (lock-leak), such as an early return err that
+//     skips the RUnlock.
+//
+// WRONG:
+//
+//	func (b *Bank) Total() int {
+//		b.mu.Lock()
+//		defer b.mu.Unlock()
+//		t := 0
+//		for _, a := range b.accts {
+//			t += a.Balance() // locks a.mu while holding b.mu
+//		}
+//		return t
+//	}
+//
+//	func (a *Account) Audit(b *Bank) int {
+//		a.mu.Lock()
+//		defer a.mu.Unlock()
+//		return b.Count() // locks b.mu while holding a.mu: cycle
+//	}
+//
+//	func (c *Cache) Lookup(k string) (int, error) {
+//		c.mu.RLock()
+//		v, ok := c.m[k]
+//		if !ok {
+//			return 0, errMissing // returns with c.mu read-locked
+//		}
+//		c.mu.RUnlock()
+//		return v, nil
+//	}
+//
+// RIGHT:
+//
+//	func (a *Account) Audit(b *Bank) int {
+//		a.mu.Lock()
+//		n := a.balance
+//		a.mu.Unlock()
+//		return n + b.Count() // a.mu released first: always b.mu before a.mu
+//	}
+//
+//	func Transfer(from, to *Account, n int) {
+//		if from.id < to.id { // one global order between instances
+//			from.mu.Lock()
+//			to.mu.Lock()
+//		} else {
+//			to.mu.Lock()
+//			from.mu.Lock()
+//		}
+//		...
+//	}
+//
+// # Lock classes
+//
+// Locks are named by class (package analyzers/internal/lockset): "bank.mu"
+// for a package-level variable, "(bank.Account).mu" for a field of a named
+// type, "(bank.Bank).state.mu" for a field of an anonymous struct,
+// "(bank.Account).Mutex" for an embedded mutex, "bank.F.mu" for a local or
+// parameter. Read and write acquisitions are told apart: a cycle is only
+// reported when, at every lock of the cycle, the mode wanted conflicts
+// with the mode held (not both read).
+//
+// # Interprocedural analysis
+//
+// The held locks are a must-held forward dataflow (see lockset): it
+// follows defer and early returns, applies callee summaries (what a
+// function acquires, which of its callers' locks it releases, what it
+// still holds on return: lock helpers), and gives unexported functions
+// called only directly the locks held at all their call sites. Dynamic
+// calls are resolved with VTA over the package's functions (CHA over the
+// package's types for interface values that come from elsewhere);
+// closures called in place run under the caller's locks; a function
+// started by a go statement starts with none. Across packages, function
+// summaries (lockset facts) carry acquisitions made in callees, and the
+// Orders package fact carries each package's lock-order edges and its
+// write-locked classes, so a cycle split over packages is reported in the
+// package that closes it.
+//
+// # Sites
+//
+// Each warning's Sites are the key program locations of a failing
+// execution, in order. For a cycle X1→X2→…→Xn→X1 whose i'th edge is
+// observed on path i: the acquisition of X1 on path 1, of X2 on path 2, …,
+// of Xn on path n, then X2 acquired while holding X1 (path 1), X3 while
+// holding X2 (path 2), …, X1 while holding Xn (path n). For a 2-cycle:
+// [A (path 1), B (path 2), B holding A (path 1), A holding B (path 2)].
+// For nested instances of one class: [outer acquired, inner acquired while
+// holding outer]. For a double lock or a recursive read lock: [first
+// lock, second lock]. For a leak: [acquisition, the return that leaks].
+// Acquisitions made in a callee are located at the call, with the callee
+// chain in Site.Chain.
+//
+// # Not modelled
+//
+// Locks held on only some paths into a point are not held there (a
+// must-analysis: no report unless every path holds the lock). Recursion is
+// approximated (inside a recursive cycle, the function being summarized
+// has no effect). Instances are told apart by access path only; elements
+// of slices at variable indices and map values have unknown instances
+// and are never reported as double or nested locks. Nesting two instances
+// is silent when the inner acquisition is dominated by an ordering
+// comparison (<, <=, >, >=) or when the instances come from a swap
+// (phi). Calls of function values VTA cannot resolve, locks taken by the
+// standard library, sync.Locker values whose dynamic type is not visible
+// in the package, reflection and unsafe are ignored. A function holding a
+// lock on every return is a lock helper and is not reported as leaking;
+// its callers are checked instead. Functions whose last result is a bool
+// (conditional lock helpers) and functions deferring calls the analysis
+// cannot resolve are not checked for leaks. TryLock never blocks and adds
+// no edge. RWR needs a write acquisition of the same class in the package
+// or its dependencies.
+package lockorder

@@ -1,0 +1,307 @@
+package lockorder
+
+import (
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
+)
+
+// An End is one side of a lock-order edge: a lock class acquired in a mode
+// at a position, possibly through a call chain.
+type End struct {
+	Class string
+	Mode  lockset.Mode
+	// Pos is valid in the package that found the edge; Position
+	// everywhere.
+	Pos      token.Pos `json:"-"`
+	Position token.Position
+	// Chain is the call chain from Func down to the acquisition.
+	Chain []string
+	// FuncLine is the line of Pos relative to the declaration of Func.
+	FuncLine int
+}
+
+// An Edge says that Func acquires To while holding From.
+type Edge struct {
+	From, To End
+	// Func is the function in which both acquisitions are observed.
+	Func string
+	// Pkg is the import path of the package that found the edge.
+	Pkg string
+	// Held lists the classes held at the acquisition of To.
+	Held []string
+	// Gates lists the other classes held in write mode at the
+	// acquisition of To: an opposite edge under the same gate lock cannot
+	// deadlock.
+	Gates []string
+}
+
+// Orders is the package fact holding the lock-order edges a package found
+// itself, and the classes it locks for writing, so that cycles spanning
+// packages are found in the package that closes them.
+type Orders struct {
+	Edges   []Edge
+	Writers []string
+}
+
+// AFact marks Orders as an analysis fact.
+func (*Orders) AFact() {}
+
+func (o *Orders) String() string {
+	var parts []string
+	for _, e := range o.Edges {
+		parts = append(parts, e.From.Class+"->"+e.To.Class)
+	}
+	return "orders{" + strings.Join(parts, " ") + "}"
+}
+
+func (e *Edge) chainLen() int { return len(e.From.Chain) + len(e.To.Chain) }
+
+// graph is the lock-order graph over classes. Between two classes it keeps
+// one witness edge per pair of modes.
+type graph struct {
+	pkg   string
+	succ  map[string]map[string][]*Edge
+	nodes []string
+}
+
+func newGraph(pkg string) *graph {
+	return &graph{pkg: pkg, succ: map[string]map[string][]*Edge{}}
+}
+
+// add records e, keeping for each class pair and modes the witness with
+// the shortest call chains.
+func (g *graph) add(e *Edge) {
+	m := g.succ[e.From.Class]
+	if m == nil {
+		m = map[string][]*Edge{}
+		g.succ[e.From.Class] = m
+	}
+	ws := m[e.To.Class]
+	for i, w := range ws {
+		if w.From.Mode == e.From.Mode && w.To.Mode == e.To.Mode {
+			if better(e, w, g.pkg) {
+				ws[i] = e
+			}
+			return
+		}
+	}
+	m[e.To.Class] = append(ws, e)
+}
+
+// better reports whether e is a better witness than w: found in this
+// package, then shorter chains.
+func better(e, w *Edge, pkg string) bool {
+	if (e.Pkg == pkg) != (w.Pkg == pkg) {
+		return e.Pkg == pkg
+	}
+	return e.chainLen() < w.chainLen()
+}
+
+// A cycle is a sequence of edges e[0]: X0->X1, e[1]: X1->X2, ... back to X0.
+type cycle []*Edge
+
+// cycles returns the elementary cycles of g through at least one edge
+// found in g.pkg, one per set of classes and order, shortest first as
+// found by a breadth-first search from each local edge inside its strongly
+// connected component. Cycles whose modes cannot deadlock (a read lock
+// wanted where only a read lock is held) or whose edges share a gate lock
+// are left out.
+func (g *graph) cycles() []cycle {
+	comp := g.components()
+	var out []cycle
+	seen := map[string]bool{}
+	for _, from := range g.sortedNodes() {
+		for _, to := range sortedKeys(g.succ[from]) {
+			if comp[from] != comp[to] || from == to {
+				continue
+			}
+			for _, e := range g.succ[from][to] {
+				if e.Pkg != g.pkg {
+					continue
+				}
+				path := g.shortestPath(to, from, comp)
+				if path == nil {
+					continue
+				}
+				c := g.pick(append([]string{from}, path...), e)
+				if c == nil {
+					continue
+				}
+				key := canonical(c)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// pick chooses a witness for each consecutive pair of nodes (first edge
+// fixed) such that every node of the cycle is wanted in a mode that
+// conflicts with the mode in which the next goroutine holds it.
+func (g *graph) pick(nodes []string, first *Edge) cycle {
+	n := len(nodes) - 1 // nodes[0] == nodes[n]
+	c := make(cycle, n)
+	c[0] = first
+	var try func(i int) bool
+	try = func(i int) bool {
+		if i == n {
+			return conflicts(c[n-1].To.Mode, c[0].From.Mode)
+		}
+		for _, w := range g.succ[nodes[i]][nodes[i+1]] {
+			if !conflicts(c[i-1].To.Mode, w.From.Mode) {
+				continue
+			}
+			c[i] = w
+			if try(i + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	if !try(1) || gated(c) {
+		return nil
+	}
+	return c
+}
+
+// conflicts reports whether a goroutine wanting a lock in mode want waits
+// for one holding it in mode held.
+func conflicts(want, held lockset.Mode) bool {
+	return want == lockset.Write || held == lockset.Write
+}
+
+// gated reports whether every edge of c happens under a common gate lock.
+func gated(c cycle) bool {
+	common := map[string]int{}
+	for _, e := range c {
+		for _, gname := range e.Gates {
+			common[gname]++
+		}
+	}
+	for _, k := range common {
+		if k == len(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// canonical returns the classes of c rotated to start at the smallest one.
+func canonical(c cycle) string {
+	names := make([]string, len(c))
+	start := 0
+	for i, e := range c {
+		names[i] = e.From.Class
+		if names[i] < names[start] {
+			start = i
+		}
+	}
+	return strings.Join(append(names[start:], names[:start]...), "\x00")
+}
+
+// shortestPath returns the nodes after src on a shortest path from src to
+// dst inside src's component, ending with dst; nil if none.
+func (g *graph) shortestPath(src, dst string, comp map[string]int) []string {
+	prev := map[string]string{src: ""}
+	queue := []string{src}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if u == dst {
+			var path []string
+			for v := dst; v != src; v = prev[v] {
+				path = append(path, v)
+			}
+			path = append(path, src)
+			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+				path[i], path[j] = path[j], path[i]
+			}
+			return path
+		}
+		for _, v := range sortedKeys(g.succ[u]) {
+			if _, ok := prev[v]; ok || comp[v] != comp[src] {
+				continue
+			}
+			prev[v] = u
+			queue = append(queue, v)
+		}
+	}
+	return nil
+}
+
+// components returns the strongly connected component index of every node
+// (Tarjan's algorithm, iterative over the sorted nodes).
+func (g *graph) components() map[string]int {
+	index := map[string]int{}
+	low := map[string]int{}
+	onStack := map[string]bool{}
+	comp := map[string]int{}
+	var stack []string
+	next, ncomp := 0, 0
+	var strong func(v string)
+	strong = func(v string) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range sortedKeys(g.succ[v]) {
+			if _, ok := index[w]; !ok {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp[w] = ncomp
+				if w == v {
+					break
+				}
+			}
+			ncomp++
+		}
+	}
+	for _, v := range g.sortedNodes() {
+		if _, ok := index[v]; !ok {
+			strong(v)
+		}
+	}
+	return comp
+}
+
+func (g *graph) sortedNodes() []string {
+	if g.nodes == nil {
+		set := map[string]bool{}
+		for from, m := range g.succ {
+			set[from] = true
+			for to := range m {
+				set[to] = true
+			}
+		}
+		for n := range set {
+			g.nodes = append(g.nodes, n)
+		}
+		sort.Strings(g.nodes)
+	}
+	return g.nodes
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

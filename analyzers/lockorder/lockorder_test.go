@@ -1,0 +1,87 @@
+package lockorder_test
+
+import (
+	"testing"
+
+	"github.com/confirm-go/confirm/analyzers/lockorder"
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestAnalyzer(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a", "b", "silent", "unusual")
+}
+
+// TestSites checks the order and content of the sites the sequence
+// generator reads.
+func TestSites(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a")
+	res := results[0].Result.(*warning.Result)
+	type site struct {
+		line   int
+		access warning.Access
+		role   string
+	}
+	tests := []struct {
+		name  string
+		kind  warning.Kind
+		obj   string
+		sites []site
+	}{
+		{
+			name: "2-cycle: A (path 1), B (path 2), B holding A (path 1), A holding B (path 2)",
+			kind: warning.LockOrderCycle, obj: "a.muA",
+			sites: []site{
+				{14, warning.AccessLock, "acquires a.muA (path 1)"},
+				{21, warning.AccessLock, "acquires a.muB (path 2)"},
+				{15, warning.AccessLock, "acquires a.muB while holding a.muA (path 1)"},
+				{22, warning.AccessLock, "acquires a.muA while holding a.muB (path 2)"},
+			},
+		},
+		{
+			name: "double lock through a call: first lock, second lock",
+			kind: warning.DoubleLock, obj: "(a.Account).mu",
+			sites: []site{
+				{181, warning.AccessLock, "acquires (a.Account).mu"},
+				{183, warning.AccessLock, "acquires (a.Account).mu via (*a.Account).Deposit again while holding it"},
+			},
+		},
+		{
+			name: "leak: acquisition, return",
+			kind: warning.LockLeak, obj: "(a.Cache).mu",
+			sites: []site{
+				{279, warning.AccessRLock, "read-acquires (a.Cache).mu"},
+				{282, warning.AccessReturn, "returns with (a.Cache).mu held"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var w *warning.Warning
+			for _, x := range res.Warnings {
+				if x.Kind == tt.kind && len(x.Objects) > 0 && x.Objects[0] == tt.obj {
+					w = x
+					break
+				}
+			}
+			if w == nil {
+				t.Fatalf("no %s warning on %s", tt.kind, tt.obj)
+			}
+			if len(w.Sites) != len(tt.sites) {
+				t.Fatalf("got %d sites, want %d: %+v", len(w.Sites), len(tt.sites), w.Sites)
+			}
+			for i, want := range tt.sites {
+				got := w.Sites[i]
+				if got.Position.Line != want.line || got.Access != want.access || got.Role != want.role {
+					t.Errorf("site %d = line %d %s %q, want line %d %s %q", i, got.Position.Line, got.Access, got.Role, want.line, want.access, want.role)
+				}
+				if got.Func == "" || got.Object == "" {
+					t.Errorf("site %d lacks Func or Object: %+v", i, got)
+				}
+			}
+			if w.ID == "" || len(w.Funcs) == 0 {
+				t.Errorf("warning not finished: %+v", w)
+			}
+		})
+	}
+}

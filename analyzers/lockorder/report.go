@@ -1,0 +1,333 @@
+package lockorder
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"golang.org/x/tools/go/ssa"
+)
+
+func access(m lockset.Mode) warning.Access {
+	if m == lockset.Read {
+		return warning.AccessRLock
+	}
+	return warning.AccessLock
+}
+
+// verb says how a lock is taken: "acquires" or "read-acquires".
+func verb(m lockset.Mode) string {
+	if m == lockset.Read {
+		return "read-acquires"
+	}
+	return "acquires"
+}
+
+// via describes a call chain: " via b.LockAll -> b.lock".
+func via(chain []string) string {
+	if len(chain) == 0 {
+		return ""
+	}
+	return " via " + strings.Join(chain, " -> ")
+}
+
+// site builds the site of one end of an edge.
+func site(e *Edge, end End, role string, held []string) warning.Site {
+	return warning.Site{
+		Pos:      end.Pos,
+		Position: end.Position,
+		Role:     role,
+		Access:   access(end.Mode),
+		Object:   end.Class,
+		Held:     held,
+		Func:     e.Func,
+		Chain:    end.Chain,
+		FuncLine: end.FuncLine,
+	}
+}
+
+// reportCycles reports every cycle of the lock-order graph that goes
+// through an edge of this package. The sites are, for a cycle
+// X1 -> X2 -> ... -> Xn -> X1 whose i'th edge is observed on path i:
+// the acquisition of X1 on path 1, of X2 on path 2, ..., of Xn on path n,
+// then the acquisition of X2 while holding X1 on path 1, of X3 while
+// holding X2 on path 2, ..., and of X1 while holding Xn on path n. For a
+// 2-cycle: [A (path 1), B (path 2), B holding A (path 1), A holding B
+// (path 2)].
+func (c *checker) reportCycles() {
+	for _, cyc := range c.graph.cycles() {
+		w := &warning.Warning{Kind: warning.LockOrderCycle}
+		var names []string
+		for _, e := range cyc {
+			names = append(names, e.From.Class)
+			w.Objects = append(w.Objects, e.From.Class)
+		}
+		for i, e := range cyc {
+			w.Sites = append(w.Sites, site(e, e.From,
+				fmt.Sprintf("%s %s%s (path %d)", verb(e.From.Mode), e.From.Class, via(e.From.Chain), i+1), nil))
+		}
+		for i, e := range cyc {
+			w.Sites = append(w.Sites, site(e, e.To,
+				fmt.Sprintf("%s %s%s while holding %s (path %d)", verb(e.To.Mode), e.To.Class, via(e.To.Chain), e.From.Class, i+1), e.Held))
+		}
+		first, last := cyc[0], cyc[len(cyc)-1]
+		if len(cyc) == 2 {
+			w.Message = fmt.Sprintf("lock-order cycle: %s acquires %s while holding %s, but %s acquires %s while holding %s; goroutines running both can deadlock",
+				first.Func, first.To.Class, first.From.Class, last.Func, last.To.Class, last.From.Class)
+		} else {
+			w.Message = fmt.Sprintf("lock-order cycle %s -> %s: %s acquires %s while holding %s; goroutines running the %d paths can deadlock",
+				strings.Join(names, " -> "), names[0], first.Func, first.To.Class, first.From.Class, len(cyc))
+		}
+		warning.Report(c.pass, c.res, w)
+	}
+}
+
+// reportDouble reports a lock acquired again while held: a double lock
+// (Go mutexes are not reentrant), or for two read locks a recursive read
+// lock that deadlocks when a writer waits in between.
+func (c *checker) reportDouble(fn *ssa.Function, h lockset.Lock, a lockset.Acquisition) {
+	name := lockset.FuncName(fn)
+	inst := c.instName(fn, a.Lock.Inst)
+	if inst == "" {
+		inst = a.Lock.Class
+	}
+	w := &warning.Warning{Objects: []string{a.Lock.Class}}
+	first := warning.Site{
+		Pos: h.Pos, Role: fmt.Sprintf("%s %s%s", verb(h.Mode), a.Lock.Class, via(h.Chain)), Access: access(h.Mode),
+		Object: h.Class, Func: name, Chain: h.Chain, FuncLine: c.funcLine(fn, h.Pos),
+	}
+	second := warning.Site{
+		Pos: a.Pos, Role: fmt.Sprintf("%s %s%s again while holding it", verb(a.Lock.Mode), a.Lock.Class, via(a.Lock.Chain)),
+		Access: access(a.Lock.Mode), Object: a.Lock.Class, Held: a.Held.Classes(), Func: name,
+		Chain: a.Lock.Chain, FuncLine: c.funcLine(fn, a.Pos),
+	}
+	if h.Mode == lockset.Read && a.Lock.Mode == lockset.Read {
+		if !c.writers[a.Lock.Class] {
+			return // no writer can wait in between
+		}
+		w.Kind = warning.RWRDeadlock
+		w.Message = fmt.Sprintf("recursive read lock: %s read-locks %s%s while already holding its read lock; a writer waiting in between deadlocks both",
+			name, inst, via(a.Lock.Chain))
+	} else {
+		w.Kind = warning.DoubleLock
+		w.Message = fmt.Sprintf("double lock: %s %s %s%s while already holding it (Go mutexes are not reentrant)",
+			name, lockWord(a.Lock.Mode), inst, via(a.Lock.Chain))
+	}
+	w.Sites = []warning.Site{first, second}
+	warning.Report(c.pass, c.res, w)
+}
+
+func lockWord(m lockset.Mode) string {
+	if m == lockset.Read {
+		return "read-locks"
+	}
+	return "locks"
+}
+
+// reportNested reports two instances of one lock class nested without an
+// order between them: with the instances swapped in another goroutine,
+// each holds the lock the other wants.
+func (c *checker) reportNested(fn *ssa.Function, h lockset.Lock, a lockset.Acquisition) {
+	name := lockset.FuncName(fn)
+	outer, inner := c.instName(fn, h.Inst), c.instName(fn, a.Lock.Inst)
+	w := &warning.Warning{
+		Kind:    warning.LockOrderCycle,
+		Objects: []string{a.Lock.Class},
+		Message: fmt.Sprintf("lock-order cycle: %s locks %s (%s) while holding %s of the same class; two goroutines with the instances swapped deadlock (AB-BA); lock them in a fixed order",
+			name, inner, a.Lock.Class, outer),
+	}
+	w.Sites = []warning.Site{
+		{
+			Pos: h.Pos, Role: fmt.Sprintf("%s %s (%s)%s", verb(h.Mode), outer, h.Class, via(h.Chain)), Access: access(h.Mode),
+			Object: h.Class, Func: name, Chain: h.Chain, FuncLine: c.funcLine(fn, h.Pos),
+		},
+		{
+			Pos: a.Pos, Role: fmt.Sprintf("%s %s (%s)%s while holding %s", verb(a.Lock.Mode), inner, a.Lock.Class, via(a.Lock.Chain), outer),
+			Access: access(a.Lock.Mode), Object: a.Lock.Class, Held: a.Held.Classes(), Func: name,
+			Chain: a.Lock.Chain, FuncLine: c.funcLine(fn, a.Pos),
+		},
+	}
+	warning.Report(c.pass, c.res, w)
+}
+
+// orderedByComparison reports whether instr only runs after an ordering
+// comparison (<, <=, >, >=) was tested: the usual way to lock two
+// instances of one class in a consistent order ("lower id first").
+func orderedByComparison(instr ssa.Instruction) bool {
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
+			switch bin.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// instName names an instance path in the words of the source: "$1.mu" of
+// func(from, to *Account) is "to.mu".
+func (c *checker) instName(fn *ssa.Function, inst string) string {
+	if inst == "" {
+		return ""
+	}
+	var root, rest string
+	n := 1
+	for n < len(inst) && inst[n] >= '0' && inst[n] <= '9' {
+		n++
+	}
+	switch {
+	case inst[0] == '$':
+		i, err := strconv.Atoi(inst[1:n])
+		if err != nil || i >= len(fn.Params) {
+			return inst
+		}
+		root, rest = fn.Params[i].Name(), inst[n:]
+	case inst[0] == '^':
+		i, err := strconv.Atoi(inst[1:n])
+		if err != nil || i >= len(fn.FreeVars) {
+			return inst
+		}
+		root, rest = fn.FreeVars[i].Name(), inst[n:]
+	case strings.HasPrefix(inst, "g:"):
+		// "g:example.com/bank.mu.x" is bank.mu.x.
+		full := inst[2:]
+		if i := strings.LastIndex(full, "/"); i >= 0 {
+			full = full[i+1:]
+		}
+		return strings.ReplaceAll(full, "*", "")
+	case strings.HasPrefix(inst, "v:"):
+		rest = inst[2:]
+		if i := strings.IndexAny(rest, ".*["); i >= 0 {
+			root, rest = rest[:i], rest[i:]
+		} else {
+			root, rest = rest, ""
+		}
+		root = localName(fn, root)
+	default:
+		return inst
+	}
+	return root + strings.ReplaceAll(rest, "*", "")
+}
+
+// localName returns the source name of the SSA value named name in fn
+// when it is a local variable, or name.
+func localName(fn *ssa.Function, name string) string {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if v, ok := instr.(ssa.Value); ok && v.Name() == name {
+				if a, ok := v.(*ssa.Alloc); ok && a.Comment != "" {
+					return a.Comment
+				}
+				return name
+			}
+		}
+	}
+	return name
+}
+
+// checkLeaks reports the locks fn acquires and still holds on some, but
+// not every, return. A function that returns with a lock held on every
+// path is a lock helper: its callers must release the lock, and are
+// checked in turn. Functions whose last result is a bool (conditional
+// lock helpers such as tryAcquire() bool) and functions with deferred
+// calls the analysis cannot resolve are not checked.
+func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
+	if len(t.Returns) == 0 || lastResultIsBool(fn) || c.hasOpaqueDefer(fn) {
+		return
+	}
+	sum := c.ls.Summary(fn)
+	helper := map[string]bool{}
+	for _, it := range sum.Holds {
+		helper[it.Class+"\x00"+it.Mode.String()] = true
+	}
+	reported := map[string]bool{}
+	for _, r := range t.Returns {
+		for _, l := range r.Held {
+			key := l.Class + "\x00" + l.Mode.String()
+			if l.Inherited || helper[key] || reported[key] {
+				continue
+			}
+			reported[key] = true
+			c.reportLeak(fn, l, r)
+		}
+	}
+}
+
+func (c *checker) reportLeak(fn *ssa.Function, l lockset.Lock, r lockset.Return) {
+	name := lockset.FuncName(fn)
+	retPos := r.Instr.Pos()
+	if !retPos.IsValid() {
+		if syn := fn.Syntax(); syn != nil {
+			retPos = syn.End() - 1
+		}
+	}
+	unlock := "Unlock"
+	if l.Mode == lockset.Read {
+		unlock = "RUnlock"
+	}
+	w := &warning.Warning{
+		Kind:    warning.LockLeak,
+		Objects: []string{l.Class},
+		Message: fmt.Sprintf("lock leak: %s returns with %s still held on this path but not on others (missing %s?)", name, l.Class, unlock),
+	}
+	w.Sites = []warning.Site{
+		{
+			Pos: l.Pos, Role: fmt.Sprintf("%s %s%s", verb(l.Mode), l.Class, via(l.Chain)), Access: access(l.Mode),
+			Object: l.Class, Func: name, Chain: l.Chain, FuncLine: c.funcLine(fn, l.Pos),
+		},
+		{
+			Pos: retPos, Role: fmt.Sprintf("returns with %s held", l.Class), Access: warning.AccessReturn,
+			Object: l.Class, Held: r.Held.Classes(), Func: name, FuncLine: c.funcLine(fn, retPos),
+		},
+	}
+	warning.Report(c.pass, c.res, w)
+}
+
+func lastResultIsBool(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 {
+		return false
+	}
+	b, ok := res.At(res.Len() - 1).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// hasOpaqueDefer reports whether fn defers a call that may release a lock
+// the analysis cannot see: a function value it cannot resolve, or Unlock
+// of an unknown sync.Locker.
+func (c *checker) hasOpaqueDefer(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if _, isBuiltin := d.Call.Value.(*ssa.Builtin); isBuiltin {
+				continue
+			}
+			if _, isOp := c.ls.Op(d); isOp {
+				continue
+			}
+			if d.Call.IsInvoke() {
+				if m := d.Call.Method.Name(); (m == "Unlock" || m == "RUnlock") && len(c.ls.Callees(d)) == 0 {
+					return true
+				}
+				continue
+			}
+			if d.Call.StaticCallee() == nil && len(c.ls.Callees(d)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

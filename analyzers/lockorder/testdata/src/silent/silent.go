@@ -1,0 +1,229 @@
+package silent // want package:`orders\{silent.muA->silent.muB\}`
+
+import "sync"
+
+// Consistent ordering: always A before B.
+
+var muA, muB sync.Mutex
+
+func first() {
+	muA.Lock()
+	defer muA.Unlock()
+	muB.Lock()
+	defer muB.Unlock()
+}
+
+func second() {
+	muA.Lock()
+	muB.Lock()
+	muB.Unlock()
+	muA.Unlock()
+}
+
+// Ordering two instances of one class by id.
+
+type Account struct {
+	id      int
+	mu      sync.Mutex
+	balance int
+}
+
+func Transfer(from, to *Account, n int) {
+	if from.id < to.id {
+		from.mu.Lock()
+		to.mu.Lock()
+	} else {
+		to.mu.Lock()
+		from.mu.Lock()
+	}
+	from.balance -= n
+	to.balance += n
+	from.mu.Unlock()
+	to.mu.Unlock()
+}
+
+func TransferSwap(from, to *Account, n int) {
+	first, second := from, to
+	if second.id < first.id {
+		first, second = second, first
+	}
+	first.mu.Lock()
+	defer first.mu.Unlock()
+	second.mu.Lock()
+	defer second.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+}
+
+// Lock, copy, unlock, then work on the copy.
+
+type Registry struct {
+	mu    sync.RWMutex
+	names map[string]int
+}
+
+func (r *Registry) Snapshot() map[string]int {
+	r.mu.RLock()
+	cp := make(map[string]int, len(r.names))
+	for k, v := range r.names {
+		cp[k] = v
+	}
+	r.mu.RUnlock()
+	return cp
+}
+
+func (r *Registry) Add(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.names[name] = len(r.names)
+}
+
+// Initialisation under sync.Once.
+
+var (
+	once   sync.Once
+	confMu sync.Mutex
+	conf   map[string]string
+)
+
+func Config() map[string]string {
+	once.Do(func() {
+		confMu.Lock()
+		conf = map[string]string{}
+		confMu.Unlock()
+	})
+	return conf
+}
+
+// The mutex is released before the callbacks run.
+
+type Bus struct {
+	mu   sync.Mutex
+	subs []func()
+}
+
+func (b *Bus) Subscribe(f func()) {
+	b.mu.Lock()
+	b.subs = append(b.subs, f)
+	b.mu.Unlock()
+}
+
+func (b *Bus) Publish() {
+	b.mu.Lock()
+	subs := append([]func(){}, b.subs...)
+	b.mu.Unlock()
+	for _, f := range subs {
+		f()
+	}
+}
+
+func Wire(b *Bus) {
+	b.Subscribe(func() {
+		b.mu.Lock()
+		b.mu.Unlock()
+	})
+	b.Publish()
+}
+
+// Lock helpers balanced by every caller.
+
+type Store struct {
+	mu   sync.Mutex
+	data map[string]int
+}
+
+func (s *Store) lock()   { s.mu.Lock() }
+func (s *Store) unlock() { s.mu.Unlock() }
+
+func (s *Store) Put(k string, v int) {
+	s.lock()
+	defer s.unlock()
+	s.data[k] = v
+}
+
+func (s *Store) Len() int {
+	s.lock()
+	n := len(s.data)
+	s.unlock()
+	return n
+}
+
+// Only called with s.mu held: no double lock, no leak.
+func (s *Store) putLocked(k string, v int) { s.data[k] = v }
+
+func (s *Store) PutTwo(k string, v int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.putLocked(k, v)
+	s.putLocked(k+"'", v)
+}
+
+// Read locks taken one after the other, never nested.
+
+func (r *Registry) Both(a, b string) int {
+	return r.get(a) + r.get(b)
+}
+
+func (r *Registry) get(k string) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.names[k]
+}
+
+// TryLock does not block: no cycle, no double lock.
+
+func TryBoth() bool {
+	muB.Lock()
+	defer muB.Unlock()
+	if muA.TryLock() {
+		muA.Unlock()
+		return true
+	}
+	return false
+}
+
+// A conditional lock helper (last result bool) and the unlock it hands out.
+
+func acquireIf(c bool) bool {
+	if c {
+		muA.Lock()
+		return true
+	}
+	return false
+}
+
+func lockAndUnlocker(s *Store) func() {
+	s.mu.Lock()
+	return s.mu.Unlock
+}
+
+func useUnlocker(s *Store) {
+	unlock := lockAndUnlocker(s)
+	defer unlock()
+	s.data["x"] = 1
+}
+
+// Cond.Wait releases and re-acquires its lock.
+
+type Pool struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	items []int
+}
+
+func NewPool() *Pool {
+	p := &Pool{}
+	p.cond = sync.NewCond(&p.mu)
+	return p
+}
+
+func (p *Pool) Take() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.items) == 0 {
+		p.cond.Wait()
+	}
+	v := p.items[0]
+	p.items = p.items[1:]
+	return v
+}
