@@ -102,4 +102,3 @@ func TestGenerateRace(t *testing.T) {
 		})
 	}
 }
-
