@@ -1,0 +1,336 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+)
+
+// An access is a read or write of a variable or field the rewrite can take
+// the address of.
+type access struct {
+	expr  ast.Expr
+	write bool
+	stmt  ast.Stmt // the statement of a statement list the access is in
+	depth int      // stack depth of stmt
+}
+
+// accesses returns the accesses of the file in source order. With all set,
+// it returns every field and package-level variable access (the automatic
+// mode); otherwise every access to any variable (to match requested
+// locations).
+func (r *fileRewriter) accesses(all bool) []access {
+	var out []access
+	var stack []ast.Node
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		e, ok := n.(ast.Expr)
+		if !ok || len(stack) < 2 {
+			return true
+		}
+		parent := stack[len(stack)-2]
+		if !r.isAccess(e, parent, all) {
+			return true
+		}
+		stmt, sd := listStmt(stack)
+		if stmt == nil {
+			return true
+		}
+		out = append(out, access{expr: e, write: isWrite(e, stack), stmt: stmt, depth: sd})
+		// The accessed path is one access; do not descend into it.
+		return false
+	})
+	return out
+}
+
+// isAccess reports whether e is the outermost expression of an access to a
+// variable or field, not an operand of a channel or sync operation and not
+// having its address taken.
+func (r *fileRewriter) isAccess(e ast.Expr, parent ast.Node, all bool) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, ok := r.info.Uses[x].(*types.Var)
+		if !ok || v.IsField() || x.Name == "_" {
+			return false
+		}
+		if all && (v.Pkg() != r.pkg || v.Parent() != r.pkg.Scope()) {
+			return false
+		}
+		if sel, ok := parent.(*ast.SelectorExpr); ok && sel.Sel == x {
+			return false
+		}
+	case *ast.SelectorExpr:
+		if s := r.info.Selections[x]; s == nil || s.Kind() != types.FieldVal {
+			if v, ok := r.info.Uses[x.Sel].(*types.Var); !ok || v.Pkg() != r.pkg || all {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	if syncType(r.info.TypeOf(e)) {
+		return false
+	}
+	switch p := parent.(type) {
+	case *ast.UnaryExpr:
+		if p.Op == token.AND || p.Op == token.ARROW {
+			return false
+		}
+	case *ast.SelectorExpr:
+		// e.M() or e.f: the outer expression decides.
+		if s := r.info.Selections[p]; s != nil {
+			if s.Kind() == types.FieldVal {
+				return false
+			}
+			if _, ptr := s.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); ptr {
+				return false
+			}
+		}
+	case *ast.SendStmt:
+		if p.Chan == e {
+			return false
+		}
+	case *ast.RangeStmt:
+		if p.X == e && r.chanType(e) != nil {
+			return false
+		}
+	case *ast.CallExpr:
+		if b := r.builtin(p); b == "close" || b == "len" || b == "cap" {
+			return false
+		}
+	}
+	return true
+}
+
+// syncType reports whether t is a type of package sync or sync/atomic.
+func syncType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && syncPackage(n.Obj().Pkg().Path())
+}
+
+// isWrite reports whether the access at the top of stack is written:
+// assigned to, incremented, or indexed as an array on the left side.
+func isWrite(e ast.Expr, stack []ast.Node) bool {
+	cur := ast.Node(e)
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+			cur = p
+			continue
+		case *ast.IndexExpr:
+			if p.X == cur {
+				cur = p
+				continue
+			}
+			return false
+		case *ast.AssignStmt:
+			if p.Tok == token.DEFINE {
+				return false
+			}
+			for _, l := range p.Lhs {
+				if l == cur {
+					return true
+				}
+			}
+			return false
+		case *ast.IncDecStmt:
+			return p.X == cur
+		case *ast.RangeStmt:
+			return p.Tok == token.ASSIGN && (p.Key == cur || p.Value == cur)
+		}
+		return false
+	}
+	return false
+}
+
+// listStmt returns the innermost statement on the stack that is an element
+// of a statement list, and its stack depth; nil outside function bodies.
+func listStmt(stack []ast.Node) (ast.Stmt, int) {
+	for i := len(stack) - 1; i > 0; i-- {
+		s, ok := stack[i].(ast.Stmt)
+		if !ok {
+			continue
+		}
+		switch stack[i-1].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			if _, isBlock := s.(*ast.BlockStmt); isBlock {
+				if _, fn := stack[i-1].(*ast.BlockStmt); !fn {
+					continue
+				}
+			}
+			return s, i
+		}
+	}
+	return nil, 0
+}
+
+// guard returns the conditions under which &e does not panic, and false if
+// the address of e cannot be taken without side effects.
+func (r *fileRewriter) guard(e ast.Expr) ([]string, bool) {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return nil, true
+	case *ast.ParenExpr:
+		return r.guard(x.X)
+	case *ast.StarExpr:
+		g, ok := r.guard(x.X)
+		t, err := flatten(r.text(x.X))
+		if !ok || err != nil {
+			return nil, false
+		}
+		return append(g, t+" != nil"), true
+	case *ast.IndexExpr:
+		g, ok := r.guard(x.X)
+		if !ok || r.info.Types[x.Index].Value == nil && !isIdent(x.Index) {
+			return nil, false
+		}
+		t, err := flatten(r.text(x.X))
+		if err != nil {
+			return nil, false
+		}
+		i := r.text(x.Index)
+		switch u := r.info.TypeOf(x.X).Underlying().(type) {
+		case *types.Slice:
+			return append(g, "int("+i+") >= 0 && int("+i+") < len("+t+")"), true
+		case *types.Array:
+			if r.info.Types[x.Index].Value != nil {
+				return g, true
+			}
+			return append(g, "int("+i+") >= 0 && int("+i+") < len("+t+")"), true
+		case *types.Pointer:
+			if _, ok := u.Elem().Underlying().(*types.Array); ok {
+				return append(g, t+" != nil", "int("+i+") >= 0 && int("+i+") < len("+t+")"), true
+			}
+		}
+		return nil, false
+	case *ast.SelectorExpr:
+		s := r.info.Selections[x]
+		if s == nil {
+			return nil, true // a package-qualified variable
+		}
+		g, ok := r.guard(x.X)
+		cur, err := flatten(r.text(x.X))
+		if !ok || err != nil {
+			return nil, false
+		}
+		t := s.Recv()
+		for _, i := range s.Index() {
+			if _, ptr := t.Underlying().(*types.Pointer); ptr {
+				g = append(g, cur+" != nil")
+			}
+			st, ok := derefStruct(t)
+			if !ok {
+				return nil, false
+			}
+			f := st.Field(i)
+			cur += "." + f.Name()
+			t = f.Type()
+		}
+		return g, true
+	}
+	return nil, false
+}
+
+func isIdent(e ast.Expr) bool { _, ok := e.(*ast.Ident); return ok }
+
+// inScope reports whether every variable e names is declared before stmt.
+func (r *fileRewriter) inScope(e ast.Expr, stmt ast.Stmt) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, isID := n.(*ast.Ident)
+		if !isID {
+			return true
+		}
+		if v, isVar := r.info.Uses[id].(*types.Var); isVar && !v.IsField() {
+			if v.Parent() != r.pkg.Scope() && v.Pos() >= stmt.Pos() && v.Pos() < stmt.End() {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+// instrumentAccess inserts a Read or Write point for a before its statement
+// and returns false (with a note) when it cannot.
+func (r *fileRewriter) instrumentAccess(a access, kind string, loc int) bool {
+	g, ok := r.guard(a.expr)
+	text, err := flatten(r.text(a.expr))
+	if !ok || err != nil {
+		r.skipped(a.expr, kind+" of "+types.ExprString(a.expr)+" (its address cannot be taken without side effects)")
+		return false
+	}
+	if !r.inScope(a.expr, a.stmt) {
+		r.skipped(a.expr, kind+" of "+text+" (declared by its own statement)")
+		return false
+	}
+	fn := "Read"
+	if kind == "write" {
+		fn = "Write"
+	}
+	r.usesRT, r.usesUnsafe = true, true
+	call := rtName + "." + fn + "(" + unsafeName + ".Pointer(&" + text + "), " + itoa(loc) + ")"
+	if len(g) > 0 {
+		call = "if " + strings.Join(g, " && ") + " { " + call + " }"
+	}
+	r.ed.open(r.off(a.stmt.Pos()), depth(a.depth)-1, call+"; ")
+	r.sink.object(r.position(a.expr.Pos()), r.describe(a.expr))
+	return true
+}
+
+// observe inserts an Observe point before the statement at line.
+func (r *fileRewriter) observe(line, loc int) bool {
+	var best ast.Stmt
+	bestDepth := 0
+	var stack []ast.Node
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if r.position(n.Pos()).Line > line || r.position(n.End()).Line < line {
+			return false
+		}
+		if s, ok := n.(ast.Stmt); ok && len(stack) > 1 && r.position(s.Pos()).Line == line {
+			if ls, d := listStmt(stack); ls == s && (best == nil || d > bestDepth) {
+				best, bestDepth = s, d
+			}
+		}
+		return true
+	})
+	if best == nil {
+		return false
+	}
+	r.usesRT = true
+	r.ed.open(r.off(best.Pos()), depth(bestDepth)-1, rtName+".Observe("+itoa(loc)+"); ")
+	return true
+}
+
+// label describes an access for Location.Label.
+func (r *fileRewriter) label(a access) string {
+	if a.write {
+		return "writes " + r.describe(a.expr)
+	}
+	return "reads " + r.describe(a.expr)
+}
+
+// location returns the Location of an automatic access.
+func (r *fileRewriter) location(a access) rt.Location {
+	p := r.position(a.expr.Pos())
+	kind := "read"
+	if a.write {
+		kind = "write"
+	}
+	return rt.Location{File: r.filename, Line: p.Line, Col: p.Column, Kind: kind, Label: r.label(a)}
+}

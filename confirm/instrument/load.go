@@ -1,0 +1,255 @@
+package instrument
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// loaded is the package under test as go/packages loaded it.
+type loaded struct {
+	plain   *packages.Package // the package itself
+	primary *packages.Package // its test variant (with internal test files), else plain
+	xtest   *packages.Package // the external test package, or nil
+	module  *packages.Module
+	dir     string
+	goVer   string // the module's go version, "go1.22"
+}
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo |
+	packages.NeedModule
+
+// load loads pattern (one package) with its tests from dir.
+func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, error) {
+	if pattern == "" {
+		return nil, errors.New("instrument: no package given")
+	}
+	cfg := &packages.Config{Mode: loadMode, Context: ctx, Dir: dir, Tests: true, BuildFlags: flags}
+	pkgs, err := packages.Load(cfg, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", pattern, err)
+	}
+	lp := &loaded{}
+	var plains []*packages.Package
+	for _, p := range pkgs {
+		if p.ID == p.PkgPath && !strings.HasSuffix(p.PkgPath, ".test") {
+			plains = append(plains, p)
+		}
+	}
+	switch len(plains) {
+	case 0:
+		if len(pkgs) > 0 && len(pkgs[0].Errors) > 0 {
+			return nil, fmt.Errorf("package %s: %w", pattern, pkgErrors(pkgs[0]))
+		}
+		return nil, fmt.Errorf("package %s: no Go package matched", pattern)
+	case 1:
+		lp.plain = plains[0]
+	default:
+		return nil, fmt.Errorf("package %s: matches %d packages; instrument one at a time", pattern, len(plains))
+	}
+	lp.primary = lp.plain
+	for _, p := range pkgs {
+		switch {
+		case p.ID != p.PkgPath && p.PkgPath == lp.plain.PkgPath:
+			lp.primary = p
+		case p.PkgPath == lp.plain.PkgPath+"_test":
+			lp.xtest = p
+		}
+	}
+	for _, p := range lp.rewrite() {
+		if len(p.Errors) > 0 {
+			return nil, fmt.Errorf("package %s does not load: %w", p.ID, pkgErrors(p))
+		}
+		if len(p.GoFiles) != len(p.CompiledGoFiles) || len(p.Syntax) != len(p.CompiledGoFiles) {
+			return nil, fmt.Errorf("package %s uses cgo, which the instrumenter does not support", p.ID)
+		}
+	}
+	lp.module = lp.plain.Module
+	if lp.module == nil || lp.module.Dir == "" {
+		return nil, fmt.Errorf("package %s is not in a module (GOPATH mode); the runtime can only be injected into a module", lp.plain.PkgPath)
+	}
+	if len(lp.plain.GoFiles) > 0 {
+		lp.dir = filepath.Dir(lp.plain.GoFiles[0])
+	} else if len(lp.primary.GoFiles) > 0 {
+		lp.dir = filepath.Dir(lp.primary.GoFiles[0])
+	}
+	if v := lp.module.GoVersion; v != "" {
+		lp.goVer = "go" + v
+	}
+	return lp, nil
+}
+
+// pkgErrors quotes the first errors of a package.
+func pkgErrors(p *packages.Package) error {
+	var errs []error
+	for i, e := range p.Errors {
+		if i == 5 {
+			errs = append(errs, fmt.Errorf("and %d more errors", len(p.Errors)-5))
+			break
+		}
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
+}
+
+// rewrite returns the packages whose files are rewritten.
+func (lp *loaded) rewrite() []*packages.Package {
+	ps := []*packages.Package{lp.primary}
+	if lp.xtest != nil {
+		ps = append(ps, lp.xtest)
+	}
+	return ps
+}
+
+// namer returns a namer whose prefix no identifier of the package uses.
+func (lp *loaded) namer() *namer {
+	idents := make(map[string]bool)
+	for _, p := range lp.rewrite() {
+		for _, f := range p.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					idents[id.Name] = true
+				}
+				return true
+			})
+		}
+	}
+	prefix := "confirm_"
+	for i := 0; ; i++ {
+		clash := false
+		for id := range idents {
+			if strings.HasPrefix(id, prefix) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			break
+		}
+		prefix = fmt.Sprintf("confirm%d_", i)
+	}
+	return &namer{prefix: prefix, idents: idents}
+}
+
+// keepReal marks the sync types of the variables and fields that appear on
+// the lines of errs to stay real, and reports whether it marked any. Such
+// a variable flows into code that demands the real type (a dependency's
+// *sync.Mutex parameter, say).
+func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool {
+	lines := make(map[string]bool)
+	for _, err := range errs {
+		var te types.Error
+		if errors.As(err, &te) {
+			p := te.Fset.Position(te.Pos)
+			lines[fmt.Sprintf("%s:%d", p.Filename, p.Line)] = true
+		}
+	}
+	marked := false
+	for _, p := range lp.rewrite() {
+		for _, f := range p.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				e, ok := n.(ast.Expr)
+				if !ok {
+					return true
+				}
+				pos := p.Fset.Position(e.Pos())
+				if !lines[fmt.Sprintf("%s:%d", pos.Filename, pos.Line)] || !mentionsSync(p.TypesInfo.TypeOf(e)) {
+					return true
+				}
+				obj := exprObject(p.TypesInfo, e)
+				if obj == nil || obj.Pkg() != p.Types && (lp.xtest == nil || obj.Pkg() != lp.primary.Types) {
+					return true
+				}
+				if lp.markDecl(obj, keep) {
+					marked = true
+					s.note("%s: %s keeps its real sync type: it flows into code that needs the real type here; its operations are not scheduling points", pos, obj.Name())
+				}
+				return true
+			})
+		}
+	}
+	return marked
+}
+
+// mentionsSync reports whether t is, or points to, a replaced sync type.
+func mentionsSync(t types.Type) bool {
+	for t != nil {
+		switch x := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = x.Elem()
+		case *types.Named:
+			return x.Obj().Pkg() != nil && syncPackage(x.Obj().Pkg().Path()) && replacedNames[x.Obj().Pkg().Path()][x.Obj().Name()] != ""
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// exprObject returns the variable or field e denotes (through & and parens).
+func exprObject(info *types.Info, e ast.Expr) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[x]
+	case *ast.SelectorExpr:
+		if s := info.Selections[x]; s != nil {
+			return s.Obj()
+		}
+		return info.Uses[x.Sel]
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return exprObject(info, x.X)
+		}
+	}
+	return nil
+}
+
+// markDecl marks the replaced sync names in the declaration of obj.
+func (lp *loaded) markDecl(obj types.Object, keep map[token.Pos]bool) bool {
+	marked := false
+	for _, p := range lp.rewrite() {
+		for _, f := range p.Syntax {
+			if obj.Pos() < f.FileStart || obj.Pos() > f.FileEnd {
+				continue
+			}
+			var decl ast.Node // the innermost declaration holding obj
+			ast.Inspect(f, func(n ast.Node) bool {
+				if n == nil || n.Pos() > obj.Pos() || n.End() <= obj.Pos() {
+					return false
+				}
+				switch n.(type) {
+				case *ast.Field, *ast.ValueSpec, *ast.AssignStmt:
+					decl = n
+				}
+				return true
+			})
+			if decl == nil {
+				continue
+			}
+			ast.Inspect(decl, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.SelectorExpr:
+					if o := p.TypesInfo.Uses[x.Sel]; o != nil && o.Pkg() != nil && replacedNames[o.Pkg().Path()][o.Name()] != "" && syncPackage(o.Pkg().Path()) && !keep[x.Pos()] {
+						keep[x.Pos()] = true
+						marked = true
+					}
+				case *ast.Ident:
+					if o := p.TypesInfo.Uses[x]; o != nil && o.Pkg() != nil && syncPackage(o.Pkg().Path()) && replacedNames[o.Pkg().Path()][o.Name()] != "" && !keep[x.Pos()] {
+						keep[x.Pos()] = true
+						marked = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return marked
+}
