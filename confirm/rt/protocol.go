@@ -68,6 +68,8 @@ type Result struct {
 	Divergence string `json:"divergence,omitempty"`
 	// Stats are the search statistics.
 	Stats Stats `json:"stats"`
+	// Error explains VerdictInvalid.
+	Error string `json:"error,omitempty"`
 }
 
 // Failure kinds.
@@ -141,3 +143,24 @@ type Stats struct {
 	// StepsToError is the number of steps of the failing execution.
 	StepsToError int `json:"stepsToError,omitempty"`
 }
+
+// Verdicts. VerdictStuck, VerdictCrashed and VerdictInvalid were added
+// after the first version of this protocol.
+const (
+	VerdictError    = "error"    // an oracle fired: Failure says which
+	VerdictNone     = "none"     // the budget was spent without error
+	VerdictDiverged = "diverged" // a replay could not follow its token
+	// VerdictStuck: nothing progressed for a long time because goroutines
+	// were blocked outside instrumented code (not a deadlock verdict);
+	// Failure (kind FailStuck) names them.
+	VerdictStuck = "stuck"
+	// VerdictCrashed is written to ResultFile before each execution; if
+	// the process dies, it stays, with a Token (a seed token for random
+	// and pct) that reproduces the execution that was running.
+	VerdictCrashed = "crashed"
+	// VerdictInvalid: the config could not be used; Error says why.
+	VerdictInvalid = "invalid"
+)
+
+// FailStuck is the failure kind of VerdictStuck.
+const FailStuck = "stuck"

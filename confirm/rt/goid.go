@@ -1,0 +1,109 @@
+package rt
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// curGoid returns the runtime's id of the calling goroutine, parsed from
+// the first line of its stack ("goroutine 18 [running]:"). It costs a few
+// microseconds: it is used only at goroutine start and on the slow path
+// while goroutines run detached.
+func curGoid() int64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	return parseGoid(string(buf[:n]))
+}
+
+// parseGoid parses the goroutine id of a stack dump's header line.
+func parseGoid(s string) int64 {
+	const prefix = "goroutine "
+	if len(s) < len(prefix) || s[:len(prefix)] != prefix {
+		return 0
+	}
+	var id int64
+	for _, c := range []byte(s[len(prefix):]) {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + int64(c-'0')
+	}
+	return id
+}
+
+// Strays are controlled goroutines that outlived their execution (stuck in
+// uncontrolled code when it ended). While any exist, every operation
+// identifies its caller by goroutine id, so that a stray is never mistaken
+// for the turn holder of a later execution; a stray's operations make it
+// exit.
+var (
+	strayCount atomic.Int32
+	strayMu    sync.Mutex
+	strays     = map[int64]*G{}
+)
+
+// strayAdd registers g as a stray.
+func strayAdd(g *G) {
+	strayMu.Lock()
+	defer strayMu.Unlock()
+	if g.stray {
+		return
+	}
+	g.stray = true
+	strays[g.goid.Load()] = g
+	strayCount.Add(1)
+}
+
+// strayRemove forgets g when it finally exits.
+func strayRemove(g *G) {
+	strayMu.Lock()
+	defer strayMu.Unlock()
+	if _, ok := strays[g.goid.Load()]; ok {
+		delete(strays, g.goid.Load())
+		strayCount.Add(-1)
+	}
+}
+
+// strayEnter handles an operation called by a stray: it exits the
+// goroutine, or returns modeDying while its defers run.
+func strayEnter() mode {
+	id := curGoid()
+	strayMu.Lock()
+	g := strays[id]
+	strayMu.Unlock()
+	if g == nil {
+		return modeReal
+	}
+	if !g.exiting {
+		g.exiting = true
+		runtime.Goexit()
+	}
+	return modeDying
+}
+
+// funcPC returns the entry PC of a func value's code.
+func funcPC(f func()) uintptr {
+	if f == nil {
+		return 0
+	}
+	return **(**uintptr)(unsafe.Pointer(&f))
+}
+
+// callerPC returns the PC of the user's call of the API function that
+// calls callerPC.
+//
+//go:noinline
+func callerPC() uintptr {
+	var pcs [1]uintptr
+	runtime.Callers(3, pcs[:])
+	return pcs[0]
+}
+
+// captureStack returns the stack above the API function, for strategies
+// that rank goroutines by their call stacks.
+func captureStack(skip int) []uintptr {
+	pcs := make([]uintptr, 32)
+	return pcs[:runtime.Callers(skip+1, pcs)]
+}

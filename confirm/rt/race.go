@@ -1,0 +1,176 @@
+package rt
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// A vclock is a vector clock indexed by goroutine id.
+type vclock []uint32
+
+func (v *vclock) tick(id int) {
+	v.grow(id + 1)
+	(*v)[id]++
+}
+
+func (v *vclock) grow(n int) {
+	if len(*v) < n {
+		*v = append(*v, make([]uint32, n-len(*v))...)
+	}
+}
+
+// join sets v to the pointwise maximum of v and w.
+func (v *vclock) join(w vclock) {
+	v.grow(len(w))
+	for i, x := range w {
+		if x > (*v)[i] {
+			(*v)[i] = x
+		}
+	}
+}
+
+func (v vclock) get(id int) uint32 {
+	if id < len(v) {
+		return v[id]
+	}
+	return 0
+}
+
+func (v vclock) clone() vclock { return append(vclock(nil), v...) }
+
+// acquire orders g after every release into h.
+func (g *G) acquire(h *objHdr) { g.vc.join(h.vc) }
+
+// release publishes g's clock into h.
+func (g *G) release(h *objHdr) { h.vc.join(g.vc) }
+
+// mix is a 64-bit hash step (splitmix64 finaliser over a combination),
+// used for happens-before fingerprints and seeds.
+func mix(h, v uint64) uint64 {
+	x := h ^ (v + 0x9e3779b97f4a7c15 + (h << 6) + (h >> 2))
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// accessRec is one past access of an address: who, at which clock of
+// theirs, from which location.
+type accessRec struct {
+	g     int
+	clk   uint32
+	loc   int
+	write bool
+}
+
+// shadow is the access history of one instrumented address (a simplified
+// FastTrack: the last write and the reads since it).
+type shadow struct {
+	write *accessRec
+	reads []accessRec
+}
+
+// varHdrLocked returns the object of an address (instrumented variable or
+// atomic), numbered on first use in the execution.
+func (e *exec) varHdrLocked(addr unsafe.Pointer) *objHdr {
+	k := addr
+	h := e.addrs[k]
+	if h == nil {
+		h = &objHdr{}
+		e.touchLocked(h, kindVar)
+		e.addrs[k] = h
+	}
+	return h
+}
+
+// execAccessLocked executes an instrumented read or write: the
+// happens-before race oracle compares it with the earlier accesses of the
+// address that are not ordered before it.
+func (e *exec) execAccessLocked(g *G) {
+	o := &g.op
+	if e.shadow == nil {
+		e.shadow = make(map[chanKey]*shadow)
+	}
+	s := e.shadow[o.addr]
+	if s == nil {
+		s = &shadow{}
+		e.shadow[o.addr] = s
+	}
+	cur := accessRec{g: g.id, clk: g.vc.get(g.id), loc: o.loc, write: o.kind == opWrite}
+	racy := func(p *accessRec) bool { return p.g != g.id && p.clk > g.vc.get(p.g) }
+	if s.write != nil && racy(s.write) {
+		e.raceLocked(o.hdr, *s.write, cur)
+		return
+	}
+	if cur.write {
+		for i := range s.reads {
+			if racy(&s.reads[i]) {
+				e.raceLocked(o.hdr, s.reads[i], cur)
+				return
+			}
+		}
+		s.write = &cur
+		s.reads = s.reads[:0]
+		return
+	}
+	for i := range s.reads {
+		if s.reads[i].g == g.id {
+			s.reads[i] = cur
+			return
+		}
+	}
+	s.reads = append(s.reads, cur)
+}
+
+// parkedRaceLocked fires the race oracle when two goroutines are parked at
+// conflicting accesses of one address: both can proceed, so the accesses
+// are unordered.
+func (e *exec) parkedRaceLocked(acc []*G) {
+	for i, a := range acc {
+		for _, b := range acc[i+1:] {
+			if a.op.addr != b.op.addr || (a.op.kind == opRead && b.op.kind == opRead) {
+				continue
+			}
+			e.raceLocked(a.op.hdr,
+				accessRec{g: a.id, loc: a.op.loc, write: a.op.kind == opWrite},
+				accessRec{g: b.id, loc: b.op.loc, write: b.op.kind == opWrite})
+			return
+		}
+	}
+}
+
+// raceLocked ends the execution with a data race between two accesses.
+func (e *exec) raceLocked(h *objHdr, a, b accessRec) {
+	f := &Failure{
+		Kind: FailRace,
+		Message: fmt.Sprintf("data race: %s at %s by goroutine %d and %s at %s by goroutine %d, unordered by happens-before",
+			rw(a.write), e.locLabel(a.loc), a.g, rw(b.write), e.locLabel(b.loc), b.g),
+		Goroutines: []int{a.g, b.g},
+	}
+	if h != nil {
+		f.Objects = []int{h.id}
+	}
+	f.Stack = e.stacksLocked([]int{a.g, b.g})
+	e.endLocked(f)
+}
+
+func rw(write bool) string {
+	if write {
+		return "write"
+	}
+	return "read"
+}
+
+// locLabel names a Config.Locations entry.
+func (e *exec) locLabel(loc int) string {
+	if loc >= 0 && loc < len(e.cfg.Locations) {
+		l := e.cfg.Locations[loc]
+		if l.Label != "" {
+			return fmt.Sprintf("%s (%s:%d)", l.Label, l.File, l.Line)
+		}
+		return fmt.Sprintf("%s:%d", l.File, l.Line)
+	}
+	return fmt.Sprintf("location %d", loc)
+}

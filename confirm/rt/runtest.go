@@ -1,0 +1,186 @@
+package rt
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// searchMu serialises searches: one controlled execution at a time per
+// process.
+var searchMu sync.Mutex
+
+// RunTest runs a rewritten test body. Without CONFIRM_CONFIG in the
+// environment it calls body(t). With it, it reads the Config and, unless
+// the config names another test, runs executions of body under the
+// controlled scheduler, each as a subtest "confirm#N", stops at the first
+// error, and writes the Result to Config.ResultFile.
+func RunTest(t *testing.T, body func(*testing.T)) {
+	path := os.Getenv(EnvConfig)
+	if path == "" {
+		body(t)
+		return
+	}
+	cfg, err := readConfig(path)
+	if err != nil {
+		t.Fatalf("confirm: %v", err)
+		return
+	}
+	if cfg.Test != "" && cfg.Test != t.Name() {
+		body(t)
+		return
+	}
+	res := runSearch(t, cfg, body)
+	if res.Verdict == VerdictInvalid {
+		t.Fatalf("confirm: %s", res.Error)
+	}
+}
+
+// readConfig reads a Config file.
+func readConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config named by %s: %w", EnvConfig, err)
+	}
+	cfg := new(Config)
+	if err := json.Unmarshal(data, cfg); err != nil {
+		return nil, fmt.Errorf("parsing config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// runSearch runs the executions a config asks for and writes the Result.
+func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
+	searchMu.Lock()
+	defer searchMu.Unlock()
+	start := time.Now()
+	res := &Result{Test: t.Name(), Verdict: VerdictNone}
+	strategy, err := newStrategy(cfg, t.Name())
+	if err != nil {
+		res.Verdict, res.Error = VerdictInvalid, err.Error()
+		writeResult(t, cfg, res)
+		return res
+	}
+	maxExecs := cfg.MaxExecs
+	if cfg.Strategy == "replay" {
+		maxExecs = 1
+	} else if maxExecs == 0 && cfg.BudgetMillis == 0 {
+		maxExecs = defaultMaxExecs
+	}
+	budget := time.Duration(cfg.BudgetMillis) * time.Millisecond
+	pw := newProgressWriter(cfg, t.Name())
+	for n := 0; maxExecs == 0 || n < maxExecs; n++ {
+		if budget > 0 && time.Since(start) > budget {
+			break
+		}
+		pw.write(n, res.Stats.Executions, strategy)
+		strategy.Begin(n)
+		e := newExec(cfg, n, strategy)
+		ok := t.Run(fmt.Sprintf("confirm#%d", n), func(st *testing.T) { e.runBody(st, body) })
+		res.Stats.Executions++
+		res.Stats.Steps += int64(e.step)
+		o := e.outcome(ok, t.Name())
+		more := strategy.End(o)
+		if d, ok := strategy.(interface{ Divergence() string }); ok && o.Diverged == "" && d.Divergence() != "" {
+			o.Diverged = d.Divergence()
+		}
+		last := o.Failure != nil || o.Diverged != "" || !more
+		if cfg.Strategy == "replay" || o.Failure != nil || o.Diverged != "" {
+			e.mu.Lock()
+			res.Trace, res.Goroutines = e.traceLocked()
+			e.mu.Unlock()
+			res.Token = encodeToken(t.Name(), e.tok)
+		}
+		switch {
+		case o.Diverged != "":
+			res.Verdict, res.Divergence = VerdictDiverged, o.Diverged
+		case o.Failure != nil:
+			res.Verdict, res.Failure = VerdictError, o.Failure
+			if o.Failure.Kind == FailStuck {
+				res.Verdict = VerdictStuck
+			}
+			res.Stats.StepsToError = o.Steps
+		}
+		if last {
+			break
+		}
+	}
+	res.Stats.Seconds = time.Since(start).Seconds()
+	writeResult(t, cfg, res)
+	return res
+}
+
+const defaultMaxExecs = 1000
+
+// runBody runs one execution of body as controlled goroutine 0 and
+// returns when the execution and its leftover goroutines are over.
+func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
+	e.mu.Lock()
+	e.newGLocked(nil, 0, func() { body(t) })
+	active.Store(e)
+	go e.monitor()
+	e.handoffLocked(e.decideLocked())
+	e.finish()
+	active.Store(nil)
+}
+
+// outcome returns what the finished execution found; passed is the
+// subtest's result.
+func (e *exec) outcome(passed bool, test string) *Outcome {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	o := &Outcome{Steps: e.step, Failure: e.failure, Diverged: e.diverged}
+	if o.Failure == nil && !passed && o.Diverged == "" {
+		o.Failure = &Failure{
+			Kind:    FailTest,
+			Message: fmt.Sprintf("the test failed in execution %d (its messages are in the output of %s/confirm#%d)", e.n, test, e.n),
+		}
+	}
+	return o
+}
+
+// writeResult writes res to the config's result file.
+func writeResult(t *testing.T, cfg *Config, res *Result) {
+	if cfg.ResultFile == "" {
+		return
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err == nil {
+		err = os.WriteFile(cfg.ResultFile, data, 0o644)
+	}
+	if err != nil {
+		t.Errorf("confirm: writing result: %v", err)
+	}
+}
+
+// progressWriter writes, before each execution, a Result with verdict
+// "crashed" and a token reproducing that execution, so that a process
+// that dies still leaves it.
+type progressWriter struct {
+	cfg  *Config
+	name []byte
+	test string
+}
+
+func newProgressWriter(cfg *Config, test string) *progressWriter {
+	name, _ := json.Marshal(test)
+	return &progressWriter{cfg: cfg, name: name, test: test}
+}
+
+func (p *progressWriter) write(n, execs int, s Strategy) {
+	if p.cfg.ResultFile == "" {
+		return
+	}
+	tok := p.cfg.Replay
+	switch s := s.(type) {
+	case *random:
+		tok = seedToken{test: p.test, strategy: 1, seed: s.seed, n: n}.encode()
+	case *pct:
+		tok = seedToken{test: p.test, strategy: 2, seed: s.seed, n: n, depth: s.depth, k: s.k}.encode()
+	}
+	data := fmt.Appendf(nil, `{"test":%s,"verdict":%q,"token":%q,"stats":{"executions":%d}}`, p.name, VerdictCrashed, tok, execs)
+	_ = os.WriteFile(p.cfg.ResultFile, data, 0o644)
+}

@@ -1,0 +1,673 @@
+package rt
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// active is the controlled execution in progress, nil outside one. It is
+// the runtime's only global scheduler state besides the stray registry.
+var active atomic.Pointer[exec]
+
+// epochs numbers executions process-wide, so that the model state a sync
+// value keeps from an earlier execution is recognised as stale.
+var epochs atomic.Uint64
+
+// gstate is the scheduling state of a controlled goroutine.
+type gstate uint8
+
+const (
+	gParked   gstate = iota // at a scheduling point, waiting for its turn
+	gRunning                // holds the turn (runs user code or decides)
+	gDetached               // stalled in uncontrolled code; runs on its own
+	gDead                   // returned, exited or killed
+)
+
+// A G is a controlled goroutine.
+type G struct {
+	id, parent int
+	goid       atomic.Int64
+	e          *exec
+	wake       chan struct{}
+	state      gstate
+	op         op
+	parkSeq    uint64
+	vc         vclock
+	hb         uint64
+	lastRun    int
+	yieldStep  int   // step of its last yield, -1 when it has not yielded
+	yieldSet   []int // goroutines enabled when it yielded
+	die        bool  // woken to exit (dying mode)
+	exiting    bool  // runtime.Goexit in progress on our behalf
+	stray      bool  // outlived its execution
+	spawnPC    uintptr
+	fnPC       uintptr
+	stack      []uintptr // pending operation's stack, when the strategy asks
+
+	condSignaled bool // picked by Cond.Signal/Broadcast
+}
+
+// exec is one controlled execution of a test body.
+type exec struct {
+	mu       sync.Mutex
+	cfg      *Config
+	n        int
+	epoch    uint64
+	strategy Strategy
+	stall    time.Duration
+	stuck    time.Duration // no progress at all for this long: give up
+
+	gs        []*G
+	cur       *G // the goroutine holding the turn, nil when idle
+	ndetached int
+	nExt      int // parked goroutines waiting only on external channels
+	seq       uint64
+	step      int
+	lastG     int
+	maxSteps  int
+	tailSteps int // steps allowed after the body returned
+	bodyDone  bool
+	bodyEnd   int
+	wantStack bool
+
+	events []event
+	tok    []tokEntry
+	nobj   int
+	chans  map[chanKey]*chanState
+	addrs  map[chanKey]*objHdr
+	shadow map[chanKey]*shadow
+
+	cands []*G
+	fair  []*G
+	dec   Decision
+
+	failure  *Failure
+	verdict  string // set for outcomes other than error/none (stuck, diverged)
+	diverged string
+	ended    bool
+	dying    bool
+	done     chan struct{}
+	exited   chan struct{}
+}
+
+// event is one trace entry before symbolisation.
+type event struct {
+	step   int
+	g      int
+	op     opKind
+	obj    int
+	kind   uint8
+	choice int
+	loc    int
+	pc     uintptr
+}
+
+// newExec prepares execution n of a search.
+func newExec(cfg *Config, n int, strategy Strategy) *exec {
+	e := &exec{
+		cfg:      cfg,
+		n:        n,
+		epoch:    epochs.Add(1),
+		strategy: strategy,
+		stall:    time.Duration(cfg.StallMillis) * time.Millisecond,
+		stuck:    10 * time.Second,
+		maxSteps: cfg.MaxSteps,
+		lastG:    -1,
+		chans:    make(map[chanKey]*chanState),
+		addrs:    make(map[chanKey]*objHdr),
+		done:     make(chan struct{}),
+		exited:   make(chan struct{}, 1),
+	}
+	if e.stall <= 0 {
+		e.stall = defaultStall
+	}
+	if e.maxSteps <= 0 {
+		e.maxSteps = defaultMaxSteps
+	}
+	e.tailSteps = min(e.maxSteps, defaultTailSteps)
+	if s, ok := strategy.(interface{ NeedsStacks() bool }); ok && s.NeedsStacks() {
+		e.wantStack = true
+	}
+	e.dec.e = e
+	return e
+}
+
+const (
+	// sleepReal is how long a decision really sleeps when only sleepers
+	// can run and uncontrolled code may be what they wait for.
+	sleepReal = 200 * time.Microsecond
+
+	defaultStall     = 150 * time.Millisecond
+	defaultMaxSteps  = 100000
+	defaultTailSteps = 20000
+)
+
+// newGLocked creates a controlled goroutine record (not yet started).
+func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
+	g := &G{
+		id:        len(e.gs),
+		parent:    -1,
+		e:         e,
+		wake:      make(chan struct{}, 1),
+		state:     gParked,
+		yieldStep: -1,
+		spawnPC:   pc,
+		fnPC:      funcPC(f),
+	}
+	g.op = op{kind: opStart}
+	e.seq++
+	g.parkSeq = e.seq
+	if parent != nil {
+		g.parent = parent.id
+		g.vc = parent.vc.clone()
+		g.hb = mix(parent.hb, uint64(g.id)+1)
+	}
+	g.vc.tick(g.id)
+	e.gs = append(e.gs, g)
+	go e.run(g, f)
+	return g
+}
+
+// run is the body of every controlled goroutine.
+func (e *exec) run(g *G, f func()) {
+	g.goid.Store(curGoid())
+	<-g.wake
+	if g.die {
+		g.exiting = true
+		e.goexit(g, nil)
+		return
+	}
+	normal := false
+	defer e.goexit(g, &normal)
+	f()
+	normal = true
+}
+
+// mode says how an API operation must behave for its caller.
+type mode uint8
+
+const (
+	modeReal  mode = iota // no controlled caller: behave like the real primitive
+	modeCtl               // controlled: a scheduling point (e.mu held)
+	modeDying             // the caller's execution is over: return at once
+)
+
+// enter identifies the caller of an API operation. In modeCtl it returns
+// with e.mu held.
+func enter() (*exec, *G, mode) {
+	e := active.Load()
+	if e == nil {
+		if strayCount.Load() > 0 {
+			if md := strayEnter(); md != modeReal {
+				return nil, nil, md
+			}
+		}
+		return nil, nil, modeReal
+	}
+	e.mu.Lock()
+	g := e.callerLocked()
+	if g == nil {
+		e.mu.Unlock()
+		if strayCount.Load() > 0 {
+			if md := strayEnter(); md != modeReal {
+				return nil, nil, md
+			}
+		}
+		return nil, nil, modeReal
+	}
+	if e.ended || e.dying {
+		if g.state == gDetached {
+			g.state = gRunning
+			e.ndetached--
+		}
+		e.mu.Unlock()
+		if !g.exiting {
+			g.exiting = true
+			runtime.Goexit()
+		}
+		return nil, nil, modeDying
+	}
+	if g.state == gDetached {
+		// Back from uncontrolled code: rejoin; point parks it.
+		e.ndetached--
+		g.state = gParked
+	}
+	return e, g, modeCtl
+}
+
+// callerLocked returns the controlled goroutine calling, or nil. Since one
+// controlled goroutine runs at a time, the turn holder is the caller; only
+// while goroutines run detached (or strays of earlier executions exist) is
+// the real goroutine id needed.
+func (e *exec) callerLocked() *G {
+	if e.ndetached == 0 && strayCount.Load() == 0 {
+		if g := e.cur; g != nil && g.state == gRunning {
+			return g
+		}
+	}
+	id := curGoid()
+	for _, g := range e.gs {
+		if g.state != gDead && g.goid.Load() == id {
+			return g
+		}
+	}
+	return nil
+}
+
+// point is the scheduling point of g, whose pending operation is set.
+// Called with e.mu held; returns with it released, once g has been chosen
+// and its operation executed.
+func (e *exec) point(g *G) {
+	if e.wantStack {
+		g.stack = captureStack(3)
+	}
+	g.state = gParked
+	e.seq++
+	g.parkSeq = e.seq
+	if e.cur == g || e.cur == nil {
+		e.cur = nil
+		if !e.canRunLocked(g) {
+			e.checkCycleLocked(g)
+		}
+		next := e.decideLocked()
+		if next == g {
+			g.state = gRunning
+			e.cur = g
+			e.mu.Unlock()
+			return
+		}
+		e.handoffLocked(next)
+	} else {
+		e.mu.Unlock()
+	}
+	<-g.wake
+	if g.die {
+		g.exiting = true
+		runtime.Goexit()
+	}
+}
+
+// handoffLocked gives the turn to next (nil: nobody) and releases e.mu.
+func (e *exec) handoffLocked(next *G) {
+	if next == nil {
+		e.mu.Unlock()
+		return
+	}
+	next.state = gRunning
+	e.cur = next
+	e.mu.Unlock()
+	next.wake <- struct{}{}
+}
+
+// decideLocked picks the next goroutine among the enabled ones, executes
+// its pending operation and returns it; nil when nobody can run (the
+// execution is idle or over).
+func (e *exec) decideLocked() *G {
+	for !e.ended {
+		en := e.enabledLocked()
+		if e.ended {
+			return nil
+		}
+		if len(en) == 0 {
+			e.idleOrEndLocked()
+			return nil
+		}
+		if e.step >= e.maxSteps {
+			e.endLocked(&Failure{
+				Kind:       FailLivelock,
+				Message:    fmt.Sprintf("execution exceeded %d scheduling points (livelock or unbounded loop)", e.maxSteps),
+				Goroutines: gids(en),
+			})
+			return nil
+		}
+		if e.bodyDone && e.step-e.bodyEnd > e.tailSteps {
+			e.endLocked(&Failure{
+				Kind:       FailLeak,
+				Message:    fmt.Sprintf("goroutines still running %d scheduling points after the test body returned", e.tailSteps),
+				Goroutines: gids(en),
+			})
+			return nil
+		}
+		fair := e.fairLocked(en)
+		if e.onlyYieldersLocked(fair) && (e.ndetached > 0 || e.nExt > 0) {
+			// Everyone runnable is sleep-polling while uncontrolled code
+			// may be working: let real time pass (CHESS retries).
+			e.mu.Unlock()
+			time.Sleep(sleepReal)
+			e.mu.Lock()
+			continue
+		}
+		e.fillDecisionLocked(fair)
+		i := e.strategy.Pick(&e.dec)
+		if i < 0 || i >= len(fair) {
+			e.divergeLocked(i)
+			return nil
+		}
+		g := fair[i]
+		if !e.execLocked(g, en) {
+			continue // registered as waiting (RWMutex), still parked
+		}
+		if e.ended {
+			return nil
+		}
+		return g
+	}
+	return nil
+}
+
+// divergeLocked ends the execution because the strategy could not follow
+// its schedule.
+func (e *exec) divergeLocked(i int) {
+	msg := fmt.Sprintf("strategy returned choice %d of %d at step %d", i, len(e.dec.Enabled), e.step+1)
+	if d, ok := e.strategy.(interface{ Divergence() string }); ok && d.Divergence() != "" {
+		msg = d.Divergence()
+	}
+	e.diverged = msg
+	e.verdict = VerdictDiverged
+	e.endLocked(nil)
+}
+
+// idleOrEndLocked handles a decision with no enabled goroutine.
+func (e *exec) idleOrEndLocked() {
+	alive, blocked := 0, []int(nil)
+	for _, g := range e.gs {
+		if g.state == gDead {
+			continue
+		}
+		alive++
+		if g.state == gParked && !g.op.ext {
+			blocked = append(blocked, g.id)
+		}
+	}
+	switch {
+	case alive == 0:
+		e.endLocked(nil)
+	case e.ndetached > 0 || e.nExt > 0:
+		e.cur = nil // idle: the monitor polls and waits for them
+	case e.bodyDone:
+		e.endLocked(e.blockedFailureLocked(FailLeak, "the test body returned but goroutines it started are blocked forever", blocked))
+	default:
+		e.endLocked(e.blockedFailureLocked(FailDeadlock, "all goroutines are blocked", blocked))
+	}
+}
+
+// blockedFailureLocked describes goroutines blocked on modelled objects.
+func (e *exec) blockedFailureLocked(kind, msg string, ids []int) *Failure {
+	var b strings.Builder
+	b.WriteString(msg)
+	f := &Failure{Kind: kind, Goroutines: ids}
+	for _, id := range ids {
+		g := e.gs[id]
+		fmt.Fprintf(&b, "\n\tgoroutine %d: %s", id, e.describeWaitLocked(g))
+		if g.op.hdr != nil {
+			f.Objects = appendUnique(f.Objects, g.op.hdr.id)
+		}
+	}
+	f.Message = b.String()
+	f.Stack = e.stacksLocked(ids)
+	return f
+}
+
+// describeWaitLocked says what a parked goroutine waits for.
+func (e *exec) describeWaitLocked(g *G) string {
+	o := &g.op
+	s := o.kind.String()
+	if o.hdr != nil {
+		s += fmt.Sprintf(" of %s #%d", kindNames[o.hdr.kind], o.hdr.id)
+	}
+	if h := e.holdersLocked(g); len(h) > 0 {
+		s += fmt.Sprintf(" (held by goroutine %s)", joinInts(h))
+	}
+	if o.kind == opSelect && len(o.cases) == 0 {
+		s = "select {} (blocks forever)"
+	}
+	if (o.kind == opSend || o.kind == opRecv) && o.c0.ch == nil {
+		s += " on nil channel"
+	}
+	if pos := posOf(o.pc); pos != "" {
+		s += " at " + pos
+	}
+	return s
+}
+
+// endLocked ends the execution (first outcome wins).
+func (e *exec) endLocked(f *Failure) {
+	if e.ended {
+		return
+	}
+	e.ended = true
+	e.failure = f
+	e.cur = nil
+	close(e.done)
+}
+
+// goexit runs when a controlled goroutine's function returns, panics or
+// Goexits. normal is nil for a goroutine killed before it started.
+func (e *exec) goexit(g *G, normal *bool) {
+	var f *Failure
+	if normal != nil && !*normal {
+		if r := recover(); r != nil && !g.exiting {
+			f = &Failure{
+				Kind:       FailPanic,
+				Message:    fmt.Sprintf("panic in goroutine %d: %v", g.id, r),
+				Stack:      string(debug.Stack()),
+				Goroutines: []int{g.id},
+			}
+		}
+	}
+	e.mu.Lock()
+	wasCur := e.cur == g
+	if g.state == gDetached {
+		e.ndetached--
+	}
+	g.state = gDead
+	if g.stray {
+		strayRemove(g)
+	}
+	if g.id == 0 && !e.bodyDone {
+		e.bodyDone = true
+		e.bodyEnd = e.step
+	}
+	if wasCur {
+		e.cur = nil
+	}
+	if e.ended || e.dying {
+		e.mu.Unlock()
+		select {
+		case e.exited <- struct{}{}:
+		default:
+		}
+		return
+	}
+	e.events = append(e.events, event{step: e.step, g: g.id, op: opExit, loc: -1})
+	if f != nil {
+		e.endLocked(f)
+		e.mu.Unlock()
+		return
+	}
+	if e.cur == nil {
+		e.handoffLocked(e.decideLocked())
+		return
+	}
+	e.mu.Unlock()
+}
+
+// finish waits for the execution to end, then kills its leftover
+// goroutines one at a time (dying mode: their operations return at once,
+// their defers run). Goroutines stuck in uncontrolled code past a deadline
+// are registered as strays.
+func (e *exec) finish() {
+	<-e.done
+	limit := max(time.Second, 5*e.stall)
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	e.mu.Lock()
+	e.dying = true
+	for {
+		var victim *G
+		running := 0
+		for _, g := range e.gs {
+			switch g.state {
+			case gParked:
+				if victim == nil {
+					victim = g
+				}
+			case gRunning, gDetached:
+				running++
+			}
+		}
+		if victim == nil && running == 0 {
+			break
+		}
+		if running == 0 {
+			victim.die = true
+			victim.state = gRunning
+			e.cur = victim
+			e.mu.Unlock()
+			victim.wake <- struct{}{}
+		} else {
+			e.mu.Unlock()
+		}
+		select {
+		case <-e.exited:
+		case <-timer.C:
+			e.mu.Lock()
+			for _, g := range e.gs {
+				if g.state != gDead {
+					strayAdd(g)
+				}
+			}
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Lock()
+	}
+	e.mu.Unlock()
+}
+
+// monitor is the watchdog of an execution: it detaches a goroutine that
+// does not reach its next scheduling point within the stall time, polls
+// external channels while the execution is idle, and gives up when
+// nothing at all progresses for e.stuck.
+func (e *exec) monitor() {
+	lastStep, lastChange := -1, time.Now()
+	tick := e.stall / 4
+	timer := time.NewTimer(tick)
+	defer timer.Stop()
+	idleWait := time.Millisecond
+	for {
+		select {
+		case <-e.done:
+			return
+		case <-timer.C:
+		}
+		e.mu.Lock()
+		if e.ended {
+			e.mu.Unlock()
+			return
+		}
+		now := time.Now()
+		if e.step != lastStep {
+			lastStep, lastChange = e.step, now
+			idleWait = time.Millisecond
+		}
+		next := tick
+		switch {
+		case e.cur != nil && e.cur.state == gRunning:
+			if now.Sub(lastChange) >= e.stall {
+				e.cur.state = gDetached
+				e.ndetached++
+				e.cur = nil
+				e.handoffLocked(e.decideLocked())
+				lastChange = now
+				e.mu.Lock()
+			}
+		case e.cur == nil:
+			if now.Sub(lastChange) >= e.stuck {
+				e.endLocked(e.stuckFailureLocked(now.Sub(lastChange)))
+				e.mu.Unlock()
+				return
+			}
+			e.handoffLocked(e.decideLocked())
+			e.mu.Lock()
+			next = idleWait
+			idleWait = min(2*idleWait, 10*time.Millisecond)
+		}
+		e.mu.Unlock()
+		timer.Reset(next)
+	}
+}
+
+// stuckFailureLocked describes an execution in which nothing progressed.
+func (e *exec) stuckFailureLocked(d time.Duration) *Failure {
+	var ids []int
+	var b strings.Builder
+	fmt.Fprintf(&b, "no progress for %v: blocked outside instrumented code", d.Round(time.Millisecond))
+	for _, g := range e.gs {
+		switch {
+		case g.state == gDetached:
+			ids = append(ids, g.id)
+			fmt.Fprintf(&b, "\n\tgoroutine %d runs uncontrolled code", g.id)
+		case g.state == gParked && g.op.ext:
+			ids = append(ids, g.id)
+			fmt.Fprintf(&b, "\n\tgoroutine %d waits on an external channel (%s)", g.id, e.describeWaitLocked(g))
+		}
+	}
+	e.verdict = VerdictStuck
+	return &Failure{Kind: FailStuck, Message: b.String(), Goroutines: ids, Stack: e.stacksLocked(ids)}
+}
+
+// stacksLocked returns the stacks of the given controlled goroutines.
+func (e *exec) stacksLocked(ids []int) string {
+	want := make(map[int64]int)
+	for _, id := range ids {
+		if gid := e.gs[id].goid.Load(); gid != 0 {
+			want[gid] = id
+		}
+	}
+	if len(want) == 0 {
+		return ""
+	}
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, s := range strings.Split(string(buf), "\n\n") {
+		if id, ok := want[parseGoid(s)]; ok {
+			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, s))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n\n")
+}
+
+// gids returns the ids of gs.
+func gids(gs []*G) []int {
+	ids := make([]int, len(gs))
+	for i, g := range gs {
+		ids[i] = g.id
+	}
+	return ids
+}
+
+func appendUnique(s []int, v int) []int {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func joinInts(s []int) string {
+	parts := make([]string, len(s))
+	for i, v := range s {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,151 @@
+package rt
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// Go replaces a go statement whose function value and arguments were
+// evaluated in the spawning goroutine. Under control the new goroutine is
+// controlled; its id is its creation order in the execution.
+func Go(f func()) { goAt(callerPC(), f) }
+
+func goAt(pc uintptr, f func()) {
+	e, g, md := enter()
+	switch md {
+	case modeReal:
+		go f()
+		return
+	case modeDying:
+		return
+	}
+	g.op = op{kind: opGo, pc: pc, fn: f}
+	e.point(g)
+}
+
+// Gosched replaces runtime.Gosched: a yield. The yielding goroutine gets
+// lower priority until the goroutines enabled at the yield have run.
+func Gosched() {
+	pc := callerPC()
+	e, g, md := enter()
+	switch md {
+	case modeReal:
+		runtime.Gosched()
+		return
+	case modeDying:
+		return
+	}
+	g.op = op{kind: opYield, pc: pc}
+	e.point(g)
+}
+
+// Sleep replaces time.Sleep: under control a yield that lowers the
+// goroutine's priority, with no real sleeping (except briefly while only
+// sleepers can run and uncontrolled code may be what they wait for).
+func Sleep(d time.Duration) {
+	pc := callerPC()
+	e, g, md := enter()
+	switch md {
+	case modeReal:
+		time.Sleep(d)
+		return
+	case modeDying:
+		return
+	}
+	g.op = op{kind: opSleep, pc: pc}
+	e.point(g)
+}
+
+// Read is inserted before a read of addr the driver asked for; loc indexes
+// Config.Locations.
+func Read(addr unsafe.Pointer, loc int) { access(callerPC(), opRead, addr, loc) }
+
+// Write is inserted before a write of addr the driver asked for.
+func Write(addr unsafe.Pointer, loc int) { access(callerPC(), opWrite, addr, loc) }
+
+func access(pc uintptr, kind opKind, addr unsafe.Pointer, loc int) {
+	e, g, md := enter()
+	if md != modeCtl {
+		return
+	}
+	g.op = op{kind: kind, pc: pc, addr: addr, loc: loc, hdr: e.varHdrLocked(addr)}
+	e.point(g)
+}
+
+// Observe is a scheduling point at key location loc.
+func Observe(loc int) {
+	pc := callerPC()
+	e, g, md := enter()
+	if md != modeCtl {
+		return
+	}
+	g.op = op{kind: opObserve, pc: pc, loc: loc}
+	e.point(g)
+}
+
+// Parallel replaces t.Parallel(): a no-op under control.
+func Parallel(t *testing.T) {
+	e, _, md := enter()
+	switch md {
+	case modeCtl:
+		e.mu.Unlock()
+		return
+	case modeDying:
+		return
+	}
+	t.Parallel()
+}
+
+// Exit replaces os.Exit: under control it ends the execution with failure
+// kind "exit" (and ends the calling goroutine); otherwise it calls os.Exit.
+func Exit(code int) {
+	exitMsg(fmt.Sprintf("os.Exit(%d) called", code))
+	os.Exit(code)
+}
+
+// exitMsg ends the execution of a controlled caller with an exit failure.
+func exitMsg(msg string) {
+	e, g, md := enter()
+	switch md {
+	case modeReal:
+		return
+	case modeDying:
+		runtime.Goexit()
+	}
+	e.endLocked(&Failure{
+		Kind:       FailExit,
+		Message:    fmt.Sprintf("%s in goroutine %d", msg, g.id),
+		Stack:      string(debug.Stack()),
+		Goroutines: []int{g.id},
+	})
+	e.mu.Unlock()
+	g.exiting = true
+	runtime.Goexit()
+}
+
+// Fatal replaces log.Fatal: it logs, then behaves like Exit(1).
+func Fatal(v ...any) {
+	_ = log.Output(2, fmt.Sprint(v...))
+	exitMsg("log.Fatal called")
+	os.Exit(1)
+}
+
+// Fatalf replaces log.Fatalf.
+func Fatalf(format string, v ...any) {
+	_ = log.Output(2, fmt.Sprintf(format, v...))
+	exitMsg("log.Fatalf called")
+	os.Exit(1)
+}
+
+// Fatalln replaces log.Fatalln.
+func Fatalln(v ...any) {
+	_ = log.Output(2, fmt.Sprintln(v...))
+	exitMsg("log.Fatalln called")
+	os.Exit(1)
+}
