@@ -3,6 +3,8 @@ package pfsm
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/confirm-go/confirm/confirm/rt"
 	"golang.org/x/tools/go/packages"
@@ -57,7 +59,24 @@ func Program(pkgs []*packages.Package) (*Graph, error) {
 		}
 	}
 	prog.Build()
-	return NewGraph(prog, ssaPkgs)
+	// Test variants ("p [p.test]") first: their functions also see the
+	// calls from the package's tests.
+	scope := slices.Clone(ssaPkgs)
+	ids := make(map[*ssa.Package]string, len(pkgs))
+	for i, p := range ssaPkgs {
+		ids[p] = pkgs[i].ID
+	}
+	slices.SortStableFunc(scope, func(a, b *ssa.Package) int {
+		return boolRank(strings.Contains(ids[b], " [")) - boolRank(strings.Contains(ids[a], " ["))
+	})
+	return NewGraph(prog, scope)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Build computes the distance tables of targets over packages loaded with

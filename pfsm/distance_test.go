@@ -106,7 +106,7 @@ func TestLookup(t *testing.T) {
 	tests := []struct {
 		name   string
 		target int
-		stack  string // frames, innermost first: marker names, "?" for a frame outside the program
+		stack  string // frames, innermost first: marker[=runtime name], "?" for a frame outside the program
 		want   int32
 	}{
 		{"straight/at target", toC, "c", 0},
@@ -141,6 +141,11 @@ func TestLookup(t *testing.T) {
 		{"panic/recovered panic returns", toT, "ar", 4},
 		{"panic/from the panic line", toT, "pa ar", 3},
 		{"unreachable/target in another function", toC, "b1", inf},
+		{"callback/function passed to the standard library", toT, "cbk", 2},
+		{"callback/inside it, returning through the library", toT, "cbk1 ? ? cbk", 2},
+		{"wrapper/spawned literal does not return to the spawner", toT, "g3a=dist.spawner3.func2 g3=dist.spawner3.func1", inf},
+		{"wrapper/spawner at the go statement of a literal", toT, "g3=dist.spawner3", 1},
+		{"wrapper/spawner without a name", toT, "g3", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,16 +155,44 @@ func TestLookup(t *testing.T) {
 					frames = append(frames, rt.Frame{File: "/usr/lib/go/src/runtime/proc.go", Line: 250, Func: "runtime.main"})
 					continue
 				}
-				line, ok := fx.lines[m]
-				if !ok {
-					t.Fatalf("no marker @%s", m)
-				}
-				frames = append(frames, rt.Frame{File: fx.file, Line: line})
+				frames = append(frames, fx.frame(t, m))
 			}
 			if got := fx.d.Lookup(tt.target, frames); got != tt.want {
 				t.Errorf("Lookup(%d, %s) = %d, want %d", tt.target, tt.stack, got, tt.want)
 			}
 		})
+	}
+}
+
+// frame returns the frame at "marker" or "marker=runtime name".
+func (fx fixture) frame(t *testing.T, spec string) rt.Frame {
+	t.Helper()
+	m, name, _ := strings.Cut(spec, "=")
+	line, ok := fx.lines[m]
+	if !ok {
+		t.Fatalf("no marker @%s", m)
+	}
+	return rt.Frame{File: fx.file, Line: line, Func: name}
+}
+
+// TestLookupStart checks the distance of a goroutine about to run the
+// function of its go statement.
+func TestLookupStart(t *testing.T) {
+	fx := loadDist(t)
+	tests := []struct {
+		fn   string // marker[=runtime name] of the started function's declaration
+		want int32
+	}{
+		{"g1=dist.spawner.func1", 2},      // wrapper of go worker(): worker's entry
+		{"g3=dist.spawner3.func1", inf},   // wrapper of go func(){ a() }(): the literal
+		{"g2=dist.spawner2.gowrap1", inf}, // go idle()
+		{"cbk=dist.withCallback.func1", 2},
+		{"m0", 8}, // inside mid (an entry without prologue): mid's entry
+	}
+	for _, tt := range tests {
+		if got := fx.d.LookupStart(0, fx.frame(t, tt.fn)); got != tt.want {
+			t.Errorf("LookupStart(%s) = %d, want %d", tt.fn, got, tt.want)
+		}
 	}
 }
 

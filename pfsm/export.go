@@ -28,23 +28,42 @@ func (g *Graph) export() {
 		return r
 	}
 	fileIndex := make(map[string]int)
-	for _, f := range g.funcs {
+	sites := make([][]rt.Call, len(g.funcs))
+	callers := make(map[fileLine]int) // functions with calls at each line
+	for i, f := range g.funcs {
+		sites[i] = g.callSites(f)
+		for j, c := range sites[i] {
+			if j == 0 || sites[i][j-1].Line != c.Line {
+				callers[fileLine{f.file, int(c.Line)}]++
+			}
+		}
+	}
+	for i, f := range g.funcs {
 		fi, ok := fileIndex[f.file]
 		if !ok {
 			fi = len(g.files)
 			fileIndex[f.file] = fi
 			g.files = append(g.files, f.file)
 		}
+		rf := rt.Func{Name: f.fn.String(), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil}
+		rf.Entry = exportNode(f.first)
 		ops := g.lineOps(f)
-		rf := rt.Func{Name: f.fn.String(), File: fi, Start: f.start, End: f.end}
 		for _, op := range ops {
 			rf.Lines = append(rf.Lines, int32(op.line))
 			rf.Nodes = append(rf.Nodes, exportNode(f.first+op.seg))
 		}
-		for _, c := range g.callSites(f) {
+		calls := sites[i]
+		for j := range calls {
+			// The runtime needs callees only to tell apart the calls of
+			// a line.
+			c := &calls[j]
+			alone := (j == 0 || calls[j-1].Line != c.Line) && (j == len(calls)-1 || calls[j+1].Line != c.Line)
+			if alone && !c.Go && callers[fileLine{f.file, int(c.Line)}] == 1 {
+				c.Callees = nil
+			}
 			c.Node = exportNode(c.Node)
-			rf.Calls = append(rf.Calls, c)
 		}
+		rf.Calls = calls
 		g.rtFuncs = append(g.rtFuncs, rf)
 	}
 }

@@ -96,7 +96,9 @@ const (
 // NewGraph builds the graph of the functions of the scope packages of the
 // built program prog, with call targets from a VTA call graph seeded with
 // CHA over all functions of prog. Functions of other packages are treated
-// as external: they have no nodes and cost 2 to step over.
+// as external: they have no nodes and cost 2 to step over. When the same
+// source function appears in several scope packages (a package and its
+// test variant), the earliest package's copy represents it.
 func NewGraph(prog *ssa.Program, scope []*ssa.Package) (*Graph, error) {
 	if prog == nil {
 		return nil, fmt.Errorf("pfsm: nil program")
@@ -108,16 +110,16 @@ func NewGraph(prog *ssa.Program, scope []*ssa.Package) (*Graph, error) {
 
 func newGraph(prog *ssa.Program, scope []*ssa.Package, all map[*ssa.Function]bool, cg *callgraph.Graph) (*Graph, error) {
 	g := &Graph{fset: prog.Fset, lineSegs: make(map[fileLine][]int32)}
-	inScope := make(map[*ssa.Package]bool, len(scope))
-	for _, p := range scope {
-		if p != nil {
-			inScope[p] = true
+	rank := make(map[*ssa.Package]int, len(scope))
+	for i, p := range scope {
+		if _, dup := rank[p]; p != nil && !dup {
+			rank[p] = i
 		}
 	}
-	if len(inScope) == 0 {
+	if len(rank) == 0 {
 		return nil, fmt.Errorf("pfsm: no packages to analyze")
 	}
-	byFn := g.collect(all, inScope)
+	byFn := g.collect(all, rank)
 	r := &resolver{cg: cg, funcs: byFn, memo: make(map[*ssa.Function]resolved)}
 	for _, f := range g.funcs {
 		g.segment(f, r)
@@ -128,17 +130,22 @@ func newGraph(prog *ssa.Program, scope []*ssa.Package, all map[*ssa.Function]boo
 	return g, nil
 }
 
+func inScope(rank map[*ssa.Package]int, p *ssa.Package) bool {
+	_, ok := rank[p]
+	return ok
+}
+
 // collect selects the source functions of the scope packages, numbers
 // them in source order and returns them by SSA function. Functions that
 // appear twice (a package and its test variant) are one function.
-func (g *Graph) collect(all map[*ssa.Function]bool, inScope map[*ssa.Package]bool) map[*ssa.Function]*function {
+func (g *Graph) collect(all map[*ssa.Function]bool, rank map[*ssa.Package]int) map[*ssa.Function]*function {
 	type key struct {
 		file      string
 		line, col int
 	}
 	var cands []*function
 	for fn := range all {
-		if fn.Synthetic != "" || len(fn.Blocks) == 0 || fn.Origin() != nil || !inScope[fn.Pkg] {
+		if fn.Synthetic != "" || len(fn.Blocks) == 0 || fn.Origin() != nil || !inScope(rank, fn.Pkg) {
 			continue
 		}
 		syn := fn.Syntax()
@@ -158,9 +165,9 @@ func (g *Graph) collect(all map[*ssa.Function]bool, inScope map[*ssa.Package]boo
 		if c := int(a.fn.Syntax().Pos() - b.fn.Syntax().Pos()); c != 0 {
 			return c
 		}
-		// Prefer the test variant of a package: its call graph also
-		// covers the calls from the package's tests.
-		return strings.Compare(b.fn.Pkg.Pkg.Path(), a.fn.Pkg.Pkg.Path())
+		// Of the copies of a function (a package and its test variant),
+		// the one of the earlier scope package represents them all.
+		return rank[a.fn.Pkg] - rank[b.fn.Pkg]
 	})
 	byFn := make(map[*ssa.Function]*function, len(cands))
 	seen := make(map[key]*function, len(cands))
@@ -207,6 +214,9 @@ func (g *Graph) segment(f *function, r *resolver) {
 			s := segment{block: b, from: from, to: i + 1, kind: kind, call: call}
 			if call != nil {
 				s.callees, s.external = r.siteCallees(call)
+				if s.external {
+					s.callees = uniqueFuncs(append(s.callees, r.callbacks(call)...))
+				}
 			}
 			if kind == deferSeg {
 				f.defers = append(f.defers, int32(len(f.segs)))
@@ -332,6 +342,27 @@ func (r *resolver) siteCallees(site ssa.CallInstruction) ([]*function, bool) {
 		external = external || res.external
 	}
 	return uniqueFuncs(fns), external
+}
+
+// callbacks returns the analyzed functions passed as arguments to a call:
+// a function outside the analyzed packages (sort.Slice, sync.Once.Do,
+// testing.T.Run, errgroup.Group.Go) may call them, so the call is treated
+// as a possible call of each.
+func (r *resolver) callbacks(site ssa.CallInstruction) []*function {
+	var fns []*function
+	for _, arg := range site.Common().Args {
+		var fn *ssa.Function
+		switch v := arg.(type) {
+		case *ssa.Function:
+			fn = v
+		case *ssa.MakeClosure:
+			fn, _ = v.Fn.(*ssa.Function)
+		}
+		if fn != nil {
+			fns = append(fns, r.resolve(fn).fns...)
+		}
+	}
+	return fns
 }
 
 // resolve returns the analyzed functions a call of fn runs.

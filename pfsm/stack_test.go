@@ -2,6 +2,7 @@ package pfsm_test
 
 import (
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sync"
 	"testing"
@@ -77,6 +78,30 @@ func TestFromPCs(t *testing.T) {
 	}
 	if got := d.FromPCs(1, pcs); got != rt.Infinity {
 		t.Errorf("FromPCs(bad target) = %d, want Infinity", got)
+	}
+}
+
+// TestFromFuncPC checks the distance of a goroutine about to run a func
+// value: a declared function and a function literal of the fixture.
+func TestFromFuncPC(t *testing.T) {
+	d := stackDistances(t)
+	tests := []struct {
+		name string
+		fn   any
+		want int32
+	}{
+		{"Target", stackfixture.Target, 0},
+		{"closure", stackfixture.Closure(), 2},
+		{"Outer", stackfixture.Outer, 9},
+		{"outside the program", t.Helper, rt.Infinity},
+	}
+	for _, tt := range tests {
+		pc := reflect.ValueOf(tt.fn).Pointer()
+		for range 2 {
+			if got := d.FromFuncPC(0, pc); got != tt.want {
+				t.Errorf("FromFuncPC(%s) = %d, want %d", tt.name, got, tt.want)
+			}
+		}
 	}
 }
 

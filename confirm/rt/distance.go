@@ -63,6 +63,11 @@ type Func struct {
 	// Calls are the call sites (calls and go statements), by ascending
 	// line.
 	Calls []Call `json:"calls,omitempty"`
+	// Entry is the node of the function's entry.
+	Entry int32 `json:"entry"`
+	// Lit marks a function literal. It tells apart the frames of a
+	// function and of a literal that starts on the same line.
+	Lit bool `json:"lit,omitempty"`
 }
 
 // A Call is a call site of a Func.
@@ -73,7 +78,8 @@ type Call struct {
 	// call returns.
 	Node int32 `json:"n"`
 	// Callees are the Funcs indices of the possible callees that have
-	// nodes.
+	// nodes. They are left out for a call alone on its line (except for
+	// go statements): the runtime needs them only to tell calls apart.
 	Callees []int32 `json:"c,omitempty"`
 	// Go marks a go statement: a frame at this site is the bottom of the
 	// spawned goroutine, there is nothing to return to.
@@ -107,20 +113,33 @@ type compiledDistances struct {
 	byBase map[string][]int // base name -> file indices
 	// funcAt[file][line] is the innermost Func containing the line, or -1.
 	funcAt [][]int32
+	parent []int32   // the Func enclosing each Func, or -1
 	dist   [][]int32 // dist[target][node]
 
 	mu    sync.Mutex
 	cache map[uintptr][]position // pc -> positions (inlined frames first)
+	entry map[uintptr][]int32    // function pc -> entry nodes (FromFuncPC)
 	buf   []position             // scratch for FromPCs, guarded by mu
 }
 
-// A position is a stack frame resolved to a Func and line. Its fields are
-// those Lookup needs and are computed once per distinct frame.
+// A position is a stack frame resolved to the Funcs containing its line.
+// It is computed once per distinct frame.
 type position struct {
+	// top is the frame's function as the top of the stack.
+	top site
+	// callers are the functions containing the line that have calls at
+	// it, innermost first; a caller frame is one of them.
+	callers []site
+}
+
+// A site is a frame's line in one function.
+type site struct {
 	fn     int32 // Funcs index
-	op     int32 // node of the operation at the line, or -1
+	op     int32 // node of the operation at the line (or the closest line before), or -1
 	calls  int32 // first Calls index at the line
 	ncalls int32 // number of Calls at the line
+	exact  bool  // op is at the line itself
+	named  bool  // the function is of the kind (literal or not) the frame's name says
 }
 
 // Compile checks the tables and builds the lookup structures. It must be
@@ -134,6 +153,7 @@ func (d *Distances) Compile() error {
 		funcAt: make([][]int32, len(d.Files)),
 		dist:   make([][]int32, len(d.Targets)),
 		cache:  make(map[uintptr][]position),
+		entry:  make(map[uintptr][]int32),
 	}
 	for i, f := range d.Files {
 		c.files[f] = i
@@ -145,6 +165,7 @@ func (d *Distances) Compile() error {
 			return err
 		}
 	}
+	c.parent = d.nesting()
 	for t, tg := range d.Targets {
 		if len(tg.Nodes) != len(tg.Dist) {
 			return fmt.Errorf("distances: target %d (%s:%d): %d nodes but %d distances", t, tg.File, tg.Line, len(tg.Nodes), len(tg.Dist))
@@ -177,6 +198,9 @@ func (d *Distances) compileFunc(c *compiledDistances, i, nodes int) error {
 	}
 	if f.Start < 1 || f.End < f.Start {
 		return fmt.Errorf("distances: func %s: bad line span %d-%d", f.Name, f.Start, f.End)
+	}
+	if f.Entry < 0 || int(f.Entry) >= nodes {
+		return fmt.Errorf("distances: func %s: entry node %d out of range", f.Name, f.Entry)
 	}
 	if len(f.Lines) != len(f.Nodes) {
 		return fmt.Errorf("distances: func %s: %d lines but %d nodes", f.Name, len(f.Lines), len(f.Nodes))
@@ -218,6 +242,46 @@ func (d *Distances) compileFunc(c *compiledDistances, i, nodes int) error {
 		}
 	}
 	return nil
+}
+
+// nesting returns the Func enclosing each Func (-1 for none): the
+// narrowest other span of the same file containing it. Of two functions
+// with equal spans, the later one in Funcs is inside the earlier one.
+func (d *Distances) nesting() []int32 {
+	order := make([]int32, len(d.Funcs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(a, b int) bool {
+		fa, fb := &d.Funcs[order[a]], &d.Funcs[order[b]]
+		switch {
+		case fa.File != fb.File:
+			return fa.File < fb.File
+		case fa.Start != fb.Start:
+			return fa.Start < fb.Start
+		case fa.End != fb.End:
+			return fa.End > fb.End
+		}
+		return order[a] < order[b]
+	})
+	parent := make([]int32, len(d.Funcs))
+	var stack []int32
+	for _, i := range order {
+		f := &d.Funcs[i]
+		for len(stack) > 0 {
+			top := &d.Funcs[stack[len(stack)-1]]
+			if top.File == f.File && top.End >= f.End {
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+		parent[i] = -1
+		if len(stack) > 0 {
+			parent[i] = stack[len(stack)-1]
+		}
+		stack = append(stack, i)
+	}
+	return parent
 }
 
 // narrower reports whether f's line span lies strictly inside g's, or is
@@ -287,6 +351,87 @@ func (d *Distances) FromPCs(target int, pcs []uintptr) int32 {
 	return d.walk(c.dist[target], pos)
 }
 
+// LookupStart returns the distance to target of a goroutine that is about
+// to call the function fn describes, where fn.File and fn.Line are the
+// position of the function's declaration (of the wrapper literal of an
+// instrumented go statement, which is at the go statement) and fn.Func its
+// runtime name. The distance is that of the entry of the function declared
+// at that line, else the least over the entries of the functions the go
+// statements at that line start, else that of the entry of the innermost
+// function containing the line (the entry of a function without a
+// prologue is at its first statement).
+func (d *Distances) LookupStart(target int, fn Frame) int32 {
+	c := d.compiled
+	if c == nil || target < 0 || target >= len(c.dist) {
+		return Infinity
+	}
+	return minDist(c.dist[target], d.entriesAt(c, fn))
+}
+
+// FromFuncPC is LookupStart for the function whose entry is pc, as
+// reflect.ValueOf(f).Pointer() returns it for a func value f. Results are
+// cached per pc.
+func (d *Distances) FromFuncPC(target int, pc uintptr) int32 {
+	c := d.compiled
+	if c == nil || target < 0 || target >= len(c.dist) {
+		return Infinity
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	nodes, ok := c.entry[pc]
+	if !ok {
+		if fn := runtime.FuncForPC(pc); fn != nil {
+			file, line := fn.FileLine(fn.Entry())
+			nodes = d.entriesAt(c, Frame{File: file, Line: line, Func: fn.Name()})
+		}
+		c.entry[pc] = nodes
+	}
+	return minDist(c.dist[target], nodes)
+}
+
+// entriesAt returns the entry nodes LookupStart takes the least of.
+func (d *Distances) entriesAt(c *compiledDistances, fn Frame) []int32 {
+	fi, ok := c.fileIndex(fn.File)
+	if !ok || fn.Line <= 0 || fn.Line >= len(c.funcAt[fi]) {
+		return nil
+	}
+	lit, named := isLiteralName(fn.Func), fn.Func != ""
+	var started []int32
+	inner := int32(-1) // innermost function of the frame's kind
+	for f := c.funcAt[fi][fn.Line]; f >= 0; f = c.parent[f] {
+		fd := &d.Funcs[f]
+		kind := !named || fd.Lit == lit
+		if fd.Start == fn.Line && kind {
+			return []int32{fd.Entry}
+		}
+		if inner < 0 && kind {
+			inner = f
+		}
+		st := d.siteAt(f, int32(fn.Line))
+		for _, cl := range fd.Calls[st.calls : st.calls+st.ncalls] {
+			if cl.Go {
+				for _, g := range cl.Callees {
+					started = append(started, d.Funcs[g].Entry)
+				}
+			}
+		}
+	}
+	if started == nil && inner >= 0 {
+		// The entry of a function without a prologue is at its first
+		// statement.
+		return []int32{d.Funcs[inner].Entry}
+	}
+	return started
+}
+
+func minDist(dist []int32, nodes []int32) int32 {
+	best := int32(Infinity)
+	for _, n := range nodes {
+		best = min(best, dist[n])
+	}
+	return best
+}
+
 // resolvePC resolves the frames of one program counter (several when
 // calls were inlined), innermost first.
 func (d *Distances) resolvePC(c *compiledDistances, pc uintptr) []position {
@@ -303,7 +448,7 @@ func (d *Distances) resolvePC(c *compiledDistances, pc uintptr) []position {
 	}
 }
 
-// resolve maps a frame to the innermost Func whose line span contains it.
+// resolve maps a frame to the functions whose line spans contain it.
 func (d *Distances) resolve(c *compiledDistances, fr Frame) (position, bool) {
 	if fr.File == "" || fr.File == "<autogenerated>" {
 		return position{}, false
@@ -316,23 +461,74 @@ func (d *Distances) resolve(c *compiledDistances, fr Frame) (position, bool) {
 	if fr.Line <= 0 || fr.Line >= len(lines) || lines[fr.Line] < 0 {
 		return position{}, false
 	}
-	fn := lines[fr.Line]
+	lit, named := isLiteralName(fr.Func), fr.Func != ""
+	var sites []site
+	for fn := lines[fr.Line]; fn >= 0; fn = c.parent[fn] {
+		st := d.siteAt(fn, int32(fr.Line))
+		st.named = !named || d.Funcs[fn].Lit == lit
+		sites = append(sites, st)
+	}
+	var p position
+	p.top, ok = pickTop(sites)
+	for _, st := range sites {
+		if st.ncalls > 0 {
+			p.callers = append(p.callers, st)
+		}
+	}
+	return p, ok || len(p.callers) > 0
+}
+
+// pickTop chooses the function of a top frame: the innermost of the kind
+// the frame's name says with an operation at the line, else the innermost
+// with one, else the innermost with an operation before the line.
+func pickTop(sites []site) (site, bool) {
+	for _, want := range []func(site) bool{
+		func(st site) bool { return st.named && st.exact },
+		func(st site) bool { return st.exact },
+		func(st site) bool { return st.named && st.op >= 0 },
+		func(st site) bool { return st.op >= 0 },
+	} {
+		for _, st := range sites {
+			if want(st) {
+				return st, true
+			}
+		}
+	}
+	return site{fn: -1, op: -1}, false
+}
+
+// siteAt returns line's operation and calls in Funcs[fn].
+func (d *Distances) siteAt(fn, line int32) site {
 	f := &d.Funcs[fn]
-	p := position{fn: fn, op: -1}
-	line := int32(fr.Line)
-	// The operation at the line, else at the closest line before it.
+	st := site{fn: fn, op: -1}
 	if k := sort.Search(len(f.Lines), func(k int) bool { return f.Lines[k] > line }); k > 0 {
-		p.op = f.Nodes[k-1]
-	} else if len(f.Nodes) > 0 {
-		p.op = f.Nodes[0]
+		st.op, st.exact = f.Nodes[k-1], f.Lines[k-1] == line
 	}
 	lo := sort.Search(len(f.Calls), func(k int) bool { return f.Calls[k].Line >= line })
 	hi := lo
 	for hi < len(f.Calls) && f.Calls[hi].Line == line {
 		hi++
 	}
-	p.calls, p.ncalls = int32(lo), int32(hi-lo)
-	return p, p.op >= 0 || p.ncalls > 0
+	st.calls, st.ncalls = int32(lo), int32(hi-lo)
+	return st
+}
+
+// isLiteralName reports whether a runtime function name is that of a
+// function literal or a compiler-made wrapper: pkg.F.func1, pkg.F.func1.2,
+// pkg.F.gowrap1, pkg.F-range1, pkg.glob..func1.
+func isLiteralName(name string) bool {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if strings.Contains(last, "-range") {
+		return true
+	}
+	t := strings.TrimRight(last, "0123456789")
+	if t == last {
+		return false
+	}
+	return t == "" || t == "func" || t == "gowrap" || t == "deferwrap"
 }
 
 // fileIndex finds a file by exact path, else, among the files with the
@@ -390,22 +586,24 @@ func sameFile(a, b string) bool {
 func (d *Distances) walk(dist []int32, pos []position) int32 {
 	best := int64(Infinity)
 	acc := int64(0)
+	callee := int32(-1)
 	for i, p := range pos {
-		node := p.op
+		st := p.top
 		if i > 0 {
 			var spawned bool
-			node, spawned = d.returnSite(p, pos[i-1].fn)
+			st, spawned = d.returnSite(p, callee)
 			if spawned {
 				break
 			}
 		}
-		if node < 0 {
+		if st.op < 0 || st.fn < 0 {
 			continue
 		}
-		if dn := dist[node]; dn != Infinity && acc+int64(dn) < best {
+		callee = st.fn
+		if dn := dist[st.op]; dn != Infinity && acc+int64(dn) < best {
 			best = acc + int64(dn)
 		}
-		end := d.End[node]
+		end := d.End[st.op]
 		if end == Infinity {
 			break
 		}
@@ -417,28 +615,45 @@ func (d *Distances) walk(dist []int32, pos []position) int32 {
 	return int32(best)
 }
 
-// returnSite picks the call at p's line through which the frame called
-// callee: the first call whose callees include it, else the first call
-// that is not a go statement, else the operation at the line. spawned
+// returnSite picks the call through which a caller frame called callee,
+// and returns its function with op set to the call's return-site node:
+// the first call (innermost function first) whose callees include callee;
+// else the first call that is not a go statement, preferring the function
+// of the kind the frame's name says; else the frame's top site. spawned
 // reports that the call is a go statement: the deeper frames are a
 // goroutine of their own (started by the instrumented go statement's
 // wrapper, which runs at the go statement's line).
-func (d *Distances) returnSite(p position, callee int32) (node int32, spawned bool) {
-	if p.ncalls == 0 {
-		return p.op, false
-	}
-	calls := d.Funcs[p.fn].Calls[p.calls : p.calls+p.ncalls]
-	for _, cl := range calls {
-		for _, g := range cl.Callees {
-			if g == callee {
-				return cl.Node, cl.Go
+func (d *Distances) returnSite(p position, callee int32) (st site, spawned bool) {
+	for _, cs := range p.callers {
+		for _, cl := range d.Funcs[cs.fn].Calls[cs.calls : cs.calls+cs.ncalls] {
+			for _, g := range cl.Callees {
+				if g == callee {
+					cs.op = cl.Node
+					return cs, cl.Go
+				}
 			}
 		}
 	}
-	for _, cl := range calls {
-		if !cl.Go {
-			return cl.Node, false
+	for _, named := range []bool{true, false} {
+		for _, cs := range p.callers {
+			if named && !cs.named {
+				continue
+			}
+			for _, cl := range d.Funcs[cs.fn].Calls[cs.calls : cs.calls+cs.ncalls] {
+				// A call alone on its line lists no callees: it is the one.
+				if len(cl.Callees) == 0 && cs.ncalls == 1 {
+					cs.op = cl.Node
+					return cs, cl.Go
+				}
+				if !cl.Go {
+					cs.op = cl.Node
+					return cs, false
+				}
+			}
 		}
 	}
-	return -1, true
+	if len(p.callers) > 0 {
+		return site{}, true // only go statements at the line
+	}
+	return p.top, false
 }

@@ -23,3 +23,11 @@ func step() { Sink++ }
 func Target() {
 	Sink-- // @target
 }
+
+// Closure returns a function literal that reaches Target.
+func Closure() func() {
+	return func() {
+		step()
+		Target()
+	}
+}

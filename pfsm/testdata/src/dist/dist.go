@@ -2,6 +2,8 @@
 // by @markers; the tests look them up. Most rows target the line @t in tgt.
 package dist
 
+import "sort"
+
 var sink int
 
 func tgt() {
@@ -188,5 +190,23 @@ func recovers() {
 
 func afterRecover() {
 	recovers() // @ar
+	tgt()
+}
+
+// Functions passed to functions outside the program may be called by them.
+func withCallback(xs []int) {
+	sort.Slice(xs, func(i, j int) bool { // @cbk
+		a() // @cbk1
+		tgt()
+		return false
+	})
+}
+
+// An instrumented go statement runs a wrapper literal at the go statement's
+// line, which calls the user's function.
+func spawner3() {
+	go func() { // @g3
+		a() // @g3a
+	}()
 	tgt()
 }
