@@ -44,7 +44,9 @@ func (r *fileRewriter) accesses(all bool) []access {
 			return true
 		}
 		out = append(out, access{expr: e, write: isWrite(e, stack), stmt: stmt, depth: sd})
-		// The accessed path is one access; do not descend into it.
+		// The accessed path is one access; do not descend into it (and
+		// Inspect will not call back with nil for it).
+		stack = stack[:len(stack)-1]
 		return false
 	})
 	return out
@@ -298,10 +300,10 @@ func (r *fileRewriter) observe(line, loc int) bool {
 			stack = stack[:len(stack)-1]
 			return true
 		}
-		stack = append(stack, n)
 		if r.position(n.Pos()).Line > line || r.position(n.End()).Line < line {
 			return false
 		}
+		stack = append(stack, n)
 		if s, ok := n.(ast.Stmt); ok && len(stack) > 1 && r.position(s.Pos()).Line == line {
 			if ls, d := listStmt(stack); ls == s && (best == nil || d > bestDepth) {
 				best, bestDepth = s, d

@@ -131,6 +131,7 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 		return nil, err
 	}
 	keep := make(map[token.Pos]bool)
+	fallbacks := &sink{} // notes of the fallbacks, across attempts
 	var out *rewritten
 	for attempt := 0; ; attempt++ {
 		out, err = rewritePackage(lp, req, res.RuntimePath, keep)
@@ -141,13 +142,13 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 		if len(errs) == 0 {
 			break
 		}
-		if attempt == 3 || !lp.keepReal(errs, keep, out.sink) {
+		if attempt == 3 || !lp.keepReal(errs, keep, fallbacks) {
 			return nil, fmt.Errorf("instrumented package %s does not type-check (an unsupported construct or a bug of the instrumenter): %w",
 				lp.primary.PkgPath, quoteErrors(errs))
 		}
 	}
 	res.Locations = out.locations
-	res.Notes = out.sink.notes
+	res.Notes = append(fallbacks.notes, out.sink.notes...)
 	for k, v := range out.sink.objects {
 		res.Objects[k] = strings.Join(v, ", ")
 	}

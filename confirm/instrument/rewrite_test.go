@@ -1,0 +1,237 @@
+package instrument
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeModule writes a module example.com/m with the given files into a
+// temporary directory.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/m\n\ngo 1.22\n"
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// rewrittenFile returns the instrumented text of file name.
+func rewrittenFile(t *testing.T, res *Result, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "/"+name+"\": ") {
+			_, tmp, _ := strings.Cut(l, ": ")
+			tmp = strings.Trim(strings.TrimSpace(tmp), "\",")
+			src, err := os.ReadFile(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(src)
+		}
+	}
+	t.Fatalf("%s not in overlay:\n%s", name, data)
+	return ""
+}
+
+// TestRewrites instruments small packages, which Instrument type-checks
+// against the runtime, and checks the lowering of each construct.
+func TestRewrites(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string   // the body of package p after "package p\n"
+		want []string // substrings of the rewritten p.go
+		not  []string // must not appear
+		note string   // substring of a note
+	}{
+		{
+			name: "labelled select",
+			src: `func f(a chan int) int {
+L:
+	select {
+	case v := <-a:
+		if v > 0 {
+			break L
+		}
+		return v
+	}
+	return 1
+}`,
+			want: []string{"L:\n\tswitch confirm_k1 := confirmrt.NewRecvSlot(", "default: v := confirm_k1.V;"},
+		},
+		{
+			name: "select without default ends a function",
+			src: `func f(a, b chan int) int {
+	select {
+	case v := <-a:
+		return v
+	case b <- 1:
+		return 0
+	}
+}`,
+			want: []string{"confirmrt.Select(false, confirm_k1.Case(), confirm_k2)", "case 0:", "default:", "confirmrt.SendCase("},
+		},
+		{
+			name: "empty selects",
+			src: `func f() { select { default: } }
+func g() int { select {} }`,
+			want: []string{"switch confirmrt.Select(true) { default: }", "for { confirmrt.Select(false) }"},
+		},
+		{
+			name: "go with variadic, multi-value and generic args",
+			src: `func f(xs ...int) {}
+func g() (int, int) { return 1, 2 }
+func h(a, b int) {}
+func k[T any](a, b T) {}
+func m(xs []int) {
+	go f(xs...)
+	go h(g())
+	go k(xs[0], 2)
+	go k[int](1, 2)
+	go println(xs)
+	go copy(xs, xs)
+}`,
+			want: []string{
+				"confirmrt.Go(func() { f(confirm_a1...) })",
+				"confirm_a2, confirm_a3 := /*line",
+				"confirmrt.Go(func() { k(confirm_a4, 2) })",
+				"confirmrt.Go(func() { k[int](1, 2) })",
+				"confirmrt.Go(func() { println(confirm_a5) })",
+			},
+		},
+		{
+			name: "go with method value and method expression",
+			src: `type T struct{}
+func (T) M(int) {}
+func (*T) P() {}
+func f(t T, p *T, fn func()) {
+	go t.M(1)
+	go T.M(t, 2)
+	go p.P()
+	go fn()
+	go func() {}()
+}`,
+			want: []string{"confirm_f1 := t.M;", "confirmrt.Go(func() { T.M(confirm_a2, 2) })", "confirm_f3 := p.P;", "confirm_f4 := fn;", "confirmrt.Go(func() { func() {}() })"},
+		},
+		{
+			name: "imports: dot, renamed, kept",
+			src: `import (
+	. "sync"
+	s2 "sync/atomic"
+	"time"
+)
+var mu Mutex
+var n s2.Int32
+var m Map
+var d = time.Second
+func f() { time.Sleep(d) }`,
+			want: []string{"var mu confirmrt.Mutex", "var n confirmrt.Int32", `_ "sync/atomic"`, `. "sync"`, "confirmrt.Sleep(d)"},
+		},
+		{
+			name: "sync package fully replaced",
+			src: `import "sync"
+var mu sync.Mutex
+var once sync.Once
+func f() { once.Do(func() {}); mu.Lock() }`,
+			want: []string{`_ "sync"`, "var once confirmrt.Once"},
+		},
+		{
+			name: "receives in every position",
+			src: `func use(int) {}
+func f(c chan int, cc chan chan int) int {
+	use(<-c)
+	var v, ok = <-c
+	_, _ = v, ok
+	if x, ok := <-c; ok {
+		return x
+	}
+	c <- <-c
+	x := <-<-cc
+	_ = x
+	return <-c
+}`,
+			want: []string{"use(confirmrt.Recv(c))", "var v, ok = confirmrt.Recv2(c)", "if x, ok := confirmrt.Recv2(c); ok", "confirmrt.Send(c, confirmrt.Recv(c))", "confirmrt.Recv(confirmrt.Recv(cc))", "return confirmrt.Recv(c)"},
+		},
+		{
+			name: "conversions on send",
+			src: `type E struct{}
+func (*E) Error() string { return "" }
+func f(c chan error, d chan<- int) {
+	c <- &E{}
+	var e *E
+	for i := 0; i < 1; c <- e { i++ }
+	d <- 1
+}`,
+			want: []string{"confirmrt.Zero(confirm_ch1)", "confirmrt.Send(c, confirmrt.Conv(c)(e))", "confirmrt.Send(d, 1)"},
+		},
+		{
+			name: "make of channel types",
+			src: `type C chan int
+func f() (<-chan int, C, chan<- C) {
+	return make(<-chan int), make(C, 1), make(chan<- C)
+}`,
+			want: []string{"(<-chan int)(confirmrt.MakeChan[int](0))", "confirmrt.MakeChanOf[C](1)", "(chan<- C)(confirmrt.MakeChan[C](0))"},
+		},
+		{
+			name: "range forms",
+			src: `func f(c chan int) (n int) {
+	var x int
+	for x = range c {
+		n += x
+	}
+	for range c {
+	}
+	return n
+}`,
+			want: []string{"if !confirm_ok2 { break }; x = confirm_v3; {", "_, confirm_ok5 := confirmrt.Recv2(confirm_c4)"},
+		},
+		{
+			name: "exit and fatal",
+			src: `import ("log"; "os")
+func f() { if len(os.Args) > 5 { log.Fatalf("x") }; os.Exit(2) }`,
+			want: []string{"confirmrt.Fatalf(", "confirmrt.Exit(2)", "len(os.Args)"},
+		},
+		{
+			name: "type parameter channels are left alone",
+			src:  `func f[C ~chan int](c C) { c <- 1 }`,
+			want: []string{"c <- 1"},
+			note: "send on a channel of type parameter type not instrumented",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeModule(t, map[string]string{"p.go": "package p\n\n" + tt.src + "\n"})
+			res := instrumentFixture(t, dir, ".", Request{})
+			got := rewrittenFile(t, res, "p.go")
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("rewritten source lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(got, w) {
+					t.Errorf("rewritten source has %q:\n%s", w, got)
+				}
+			}
+			if want, got := strings.Count("package p\n\n"+tt.src+"\n", "\n"), strings.Count(got, "\n"); want != got {
+				t.Errorf("rewritten source has %d lines, want %d", got, want)
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(res.Notes, "\n"), tt.note) {
+				t.Errorf("notes lack %q: %q", tt.note, res.Notes)
+			}
+		})
+	}
+}

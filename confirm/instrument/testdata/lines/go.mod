@@ -1,0 +1,3 @@
+module example.com/lines
+
+go 1.22

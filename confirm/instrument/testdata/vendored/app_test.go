@@ -1,0 +1,16 @@
+package app
+
+import "testing"
+
+func TestInc(t *testing.T) {
+	var s S
+	done := make(chan bool)
+	go func() { s.Inc(); done <- true }()
+	s.Inc()
+	<-done
+	if s.n != 4 {
+		t.Fatal(s.n)
+	}
+	var x T
+	x.Set()
+}
