@@ -14,8 +14,9 @@ type controlDep struct {
 // fn by index, computed as the dominators of the reverse CFG rooted at a
 // virtual exit (index len(fn.Blocks)) with the Cooper–Harvey–Kennedy
 // iteration. Blocks ending in a return or a panic lead to the exit; so
-// does one block of every region that cannot reach it (an infinite
-// loop), so that every block has a post-dominator.
+// does the header of every loop that cannot reach it (an infinite loop,
+// for {...}), so that every block has a post-dominator and the blocks of
+// the loop body stay control dependent on the branches inside it.
 func postDominators(fn *ssa.Function) []int {
 	n := len(fn.Blocks)
 	exit := n
@@ -36,17 +37,11 @@ func postDominators(fn *ssa.Function) []int {
 	}
 	order := reversePostorder(succR, exit)
 	for len(order) < n+1 {
-		// Link the last block not reached (a loop without exit).
 		seen := make([]bool, n+1)
 		for _, v := range order {
 			seen[v] = true
 		}
-		for v := n - 1; v >= 0; v-- {
-			if !seen[v] {
-				link(exit, v)
-				break
-			}
-		}
+		link(exit, loopHeader(fn, seen))
 		order = reversePostorder(succR, exit)
 	}
 	rpo := make([]int, n+1)
@@ -89,6 +84,26 @@ func postDominators(fn *ssa.Function) []int {
 		}
 	}
 	return idom
+}
+
+// loopHeader returns the first block not seen that is the target of a
+// back edge (it dominates one of its predecessors): the header of the
+// outermost loop among the blocks that cannot reach the exit. Without
+// one (an irreducible region), it returns the last block not seen.
+func loopHeader(fn *ssa.Function, seen []bool) int {
+	last := -1
+	for _, b := range fn.Blocks {
+		if seen[b.Index] {
+			continue
+		}
+		last = b.Index
+		for _, p := range b.Preds {
+			if b.Dominates(p) {
+				return b.Index
+			}
+		}
+	}
+	return last
 }
 
 // reversePostorder returns the nodes reachable from root in reverse

@@ -179,28 +179,25 @@ type def struct {
 	value ssa.Value
 }
 
-// storesTo returns the stores to the given keys in the functions of the
-// program, one per position.
-func storesTo(prog *testselect.Program, keys map[string]bool) []def {
-	var out []def
+// storeIndex returns the stores of the program's functions by key, one
+// per position (package variants share positions), in position order.
+func storeIndex(prog *testselect.Program) map[string][]def {
+	index := map[string][]def{}
 	seen := map[token.Position]bool{}
 	for _, fn := range prog.Functions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				d, ok := storeOf(prog, instr)
-				if !ok || !keys[d.key] {
-					continue
-				}
-				if seen[d.pos] {
+				if !ok || seen[d.pos] {
 					continue
 				}
 				seen[d.pos] = true
 				d.fn = fn
-				out = append(out, d)
+				index[d.key] = append(index[d.key], d)
 			}
 		}
 	}
-	return out
+	return index
 }
 
 // storeOf describes instr as a store, if it is one: a Store, an update of

@@ -109,6 +109,21 @@ func TestGenerateLocks(t *testing.T) {
 		},
 		want: [][]string{{"abba.go:23:2", "abba.go:14:2", "abba.go:24:2", "abba.go:15:2"}},
 	}, {
+		// A cycle of three classes: the three first acquisitions, then
+		// the three nested ones, in cycle order.
+		name: "three classes",
+		kind: warning.LockOrderCycle,
+		test: "TestCycle3",
+		sites: []warning.Site{
+			lock(f.at("cycle3.go", 9, 2), L, "locks.muC", "locks.pathCD"),
+			lock(f.at("cycle3.go", 16, 2), L, "locks.muD", "locks.pathDE"),
+			lock(f.at("cycle3.go", 23, 2), L, "locks.muE", "locks.pathEC"),
+			lock(f.at("cycle3.go", 10, 2), L, "locks.muD", "locks.pathCD", "locks.muC"),
+			lock(f.at("cycle3.go", 17, 2), L, "locks.muE", "locks.pathDE", "locks.muD"),
+			lock(f.at("cycle3.go", 24, 2), L, "locks.muC", "locks.pathEC", "locks.muE"),
+		},
+		want: [][]string{{"cycle3.go:9:2", "cycle3.go:16:2", "cycle3.go:23:2", "cycle3.go:10:2", "cycle3.go:17:2", "cycle3.go:24:2"}},
+	}, {
 		// Two instances of one class: both paths run the same code.
 		name: "same-class nesting",
 		kind: warning.LockOrderCycle,

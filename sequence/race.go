@@ -290,7 +290,7 @@ func (g *generator) guardDefs(acc *access) []guardDef {
 	var out []guardDef
 	for _, gb := range blocks {
 		fn := gb.block.Parent()
-		deps := controlDeps(fn)
+		deps := g.controlDeps(fn)
 		for _, dep := range guards(deps, gb.block) {
 			cond := dep.Branch.Instrs[len(dep.Branch.Instrs)-1].(*ssa.If).Cond
 			condPos := g.condPos(dep.Branch)
@@ -341,7 +341,7 @@ func (g *generator) condPos(b *ssa.BasicBlock) token.Position {
 // bestStore picks the store of use.key to add before acc.
 func (g *generator) bestStore(use keyUse, dep controlDep, guardedFn *ssa.Function, acc *access) (guardDef, bool) {
 	var cands []guardDef
-	for _, d := range storesTo(g.prog, map[string]bool{use.key: true}) {
+	for _, d := range g.stores(use.key) {
 		if samePos(d.pos, acc.pos) || contradicts(d, use.polarity, dep.Succ) {
 			continue
 		}

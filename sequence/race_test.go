@@ -76,6 +76,23 @@ func TestGenerateRace(t *testing.T) {
 			"chain.go:17:3", "chain.go:12:2(write)", "races_test.go:30:6", "chain.go:36:9(read)",
 		},
 	}, {
+		// The access is in an infinite loop (post-dominators through a
+		// virtual exit). The test calls Enable after starting the
+		// worker, so its store comes after the go statement.
+		name: "guarded in an infinite loop",
+		test: "TestWorker",
+		sites: []warning.Site{
+			access("loop.go", 17, 4, warning.AccessWrite, "races.Worker.count", "(*races.Worker).Run"),
+			access("loop.go", 23, 9, warning.AccessRead, "races.Worker.count", "(*races.Worker).Count"),
+		},
+		want: []string{
+			"races_test.go:37:2",  // go w.Run(jobs)
+			"loop.go:10:2",        // w.enabled = true in Enable
+			"loop.go:17:4(write)", // w.count += j
+			"races_test.go:40:6",  // w.Count()
+			"loop.go:23:9(read)",  // return w.count
+		},
+	}, {
 		// Without a test: no call steps; the guarding definitions stay.
 		name: "no test",
 		sites: []warning.Site{

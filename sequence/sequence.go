@@ -34,6 +34,7 @@ import (
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/testselect"
+	"golang.org/x/tools/go/ssa"
 )
 
 // Kinds of steps, as rt.Location.Kind.
@@ -125,9 +126,34 @@ func Generate(w *warning.Warning, prog *testselect.Program, test string) ([]Sequ
 	return seqs, nil
 }
 
-// A generator holds what the sequence of one warning is derived from.
+// A generator holds what the sequence of one warning is derived from,
+// and the analyses it computed on the way.
 type generator struct {
 	w    *warning.Warning
 	prog *testselect.Program
 	test string
+
+	storesByKey map[string][]def
+	deps        map[*ssa.Function][][]controlDep
+}
+
+// stores returns the stores to the location key in the program.
+func (g *generator) stores(key string) []def {
+	if g.storesByKey == nil {
+		g.storesByKey = storeIndex(g.prog)
+	}
+	return g.storesByKey[key]
+}
+
+// controlDeps returns the control dependences of fn's blocks.
+func (g *generator) controlDeps(fn *ssa.Function) [][]controlDep {
+	if g.deps == nil {
+		g.deps = map[*ssa.Function][][]controlDep{}
+	}
+	if d, ok := g.deps[fn]; ok {
+		return d
+	}
+	d := controlDeps(fn)
+	g.deps[fn] = d
+	return d
 }

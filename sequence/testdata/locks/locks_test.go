@@ -40,3 +40,12 @@ func TestQueue(t *testing.T) {
 	q.Pop()
 	q.Push(2)
 }
+
+func TestCycle3(t *testing.T) {
+	var wg sync.WaitGroup
+	for _, f := range []func(){pathCD, pathDE, pathEC} {
+		wg.Add(1)
+		go func() { defer wg.Done(); f() }()
+	}
+	wg.Wait()
+}

@@ -30,3 +30,12 @@ func TestProcess(t *testing.T) {
 	_ = s.Total()
 	wg.Wait()
 }
+
+func TestWorker(t *testing.T) {
+	w := &Worker{}
+	jobs := make(chan int)
+	go w.Run(jobs)
+	w.Enable()
+	jobs <- 1
+	_ = w.Count()
+}
