@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -100,6 +101,11 @@ func Load(ctx context.Context, dir, pattern string, buildFlags []string) (*Progr
 	if err != nil {
 		return nil, fmt.Errorf("testselect: resolving %s: %w", dir, err)
 	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("testselect: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("testselect: %s is not a directory", abs)
+	}
 	cfg := &packages.Config{Context: ctx, Dir: abs, Mode: loadMode, Tests: true, BuildFlags: buildFlags}
 	patterns, err := withModuleDeps(cfg, pattern)
 	if err != nil {
@@ -171,11 +177,17 @@ func withModuleDeps(cfg *packages.Config, pattern string) ([]string, error) {
 }
 
 // loadErrors returns the errors of the packages, at most five of them.
+// The go command's report of a package that does not compile is left out
+// when the type checker's errors say the same.
 func loadErrors(pkgs []*packages.Package) error {
 	var errs []error
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		typed := false
 		for _, e := range p.Errors {
-			if len(errs) < 5 {
+			typed = typed || e.Kind != packages.ListError
+		}
+		for _, e := range p.Errors {
+			if len(errs) < 5 && (!typed || e.Kind != packages.ListError) {
 				errs = append(errs, e)
 			}
 		}

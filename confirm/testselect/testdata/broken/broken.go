@@ -1,0 +1,3 @@
+package broken
+
+func f() int { return "not an int" }
