@@ -487,6 +487,14 @@ func (r *fileRewriter) isQualified(id *ast.Ident) bool {
 func (r *fileRewriter) goStmt(g *ast.GoStmt, d int) {
 	call := g.Call
 	r.usesRT = true
+	r.sink.object(r.position(g.Pos()), "go "+r.describeFunc(ast.Unparen(call.Fun)))
+	if r.plainFunc(call) {
+		// go f() with f a func(): confirmrt.Go(f), so the goroutine runs
+		// the user's function itself.
+		r.ed.replace(r.off(g.Go), r.off(call.Fun.Pos()), d, rtName+".Go(")
+		r.ed.replace(r.off(call.Fun.End()), r.off(call.End()), d, ")")
+		return
+	}
 	start := r.off(call.Pos())
 	r.ed.replace(r.off(g.Go), r.off(g.Go)+2, d, "{")
 	fun := ast.Unparen(call.Fun)
@@ -516,7 +524,28 @@ func (r *fileRewriter) goStmt(g *ast.GoStmt, d int) {
 	}
 	r.ed.open(start, d, rtName+".Go(func() { ")
 	r.ed.close(r.off(call.End()), d, " }) }")
-	r.sink.object(r.position(g.Pos()), "go "+r.describeFunc(fun))
+}
+
+// plainFunc reports whether call calls a value of type func() without
+// arguments that can be passed as it is: not a builtin, not a generic
+// function instantiated implicitly.
+func (r *fileRewriter) plainFunc(call *ast.CallExpr) bool {
+	if len(call.Args) > 0 || r.builtin(call) != "" {
+		return false
+	}
+	sig, ok := r.info.TypeOf(call.Fun).(*types.Signature)
+	if !ok || sig.Params().Len() > 0 || sig.Results().Len() > 0 || sig.TypeParams() != nil {
+		return false
+	}
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		_, generic := r.info.Instances[f]
+		return !generic
+	case *ast.SelectorExpr:
+		_, generic := r.info.Instances[f.Sel]
+		return !generic
+	}
+	return true
 }
 
 // lineDirective returns a /*line*/ comment that gives the text after it
