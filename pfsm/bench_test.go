@@ -2,6 +2,8 @@ package pfsm_test
 
 import (
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/confirm-go/confirm/confirm/rt"
@@ -10,7 +12,8 @@ import (
 )
 
 // largePkg is the package the Build benchmarks analyze: go/ssa itself,
-// from the module cache.
+// from the module cache. PFSM_BENCH_PKGS replaces it by a space-separated
+// list of patterns, which must include it (the targets are in go/ssa).
 const largePkg = "golang.org/x/tools/go/ssa"
 
 // largeTargets picks two key locations in largePkg: the first operation
@@ -22,10 +25,11 @@ func largeTargets(tb testing.TB, g *pfsm.Graph) []pfsm.Target {
 		tb.Fatal(err)
 	}
 	var targets []pfsm.Target
-	for _, name := range []string{"(*golang.org/x/tools/go/ssa.builder).expr0", "(*golang.org/x/tools/go/ssa.Function).finishBody"} {
+	for _, name := range []string{"(*builder).expr0", "(*Function).finishBody"} {
 		for _, f := range d.Funcs {
 			if f.Name == name && len(f.Lines) > 1 {
 				targets = append(targets, pfsm.Target{File: d.Files[f.File], Line: int(f.Lines[1])})
+				break
 			}
 		}
 	}
@@ -37,7 +41,11 @@ func largeTargets(tb testing.TB, g *pfsm.Graph) []pfsm.Target {
 
 func loadLarge(tb testing.TB) []*packages.Package {
 	tb.Helper()
-	pkgs, err := pfsm.Load(".", false, largePkg)
+	patterns := []string{largePkg}
+	if env := os.Getenv("PFSM_BENCH_PKGS"); env != "" {
+		patterns = strings.Fields(env)
+	}
+	pkgs, err := pfsm.Load(".", false, patterns...)
 	if err != nil {
 		tb.Fatal(err)
 	}

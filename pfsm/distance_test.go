@@ -61,7 +61,7 @@ func loadDist(t *testing.T) fixture {
 			distErr = err
 			return
 		}
-		targets := []pfsm.Target{{File: file, Line: lines["t"]}, {File: file, Line: lines["c"]}}
+		targets := []pfsm.Target{{File: file, Line: lines["t"]}, {File: file, Line: lines["c"]}, {File: file, Line: lines["cw"]}}
 		d, err := pfsm.Build(pkgs, targets)
 		if err != nil {
 			distErr = err
@@ -100,8 +100,9 @@ func roundTrip(d *rt.Distances) (*rt.Distances, error) {
 func TestLookup(t *testing.T) {
 	fx := loadDist(t)
 	const (
-		toT = 0 // target @t, in tgt
-		toC = 1 // target @c, in straight
+		toT  = 0 // target @t, in tgt
+		toC  = 1 // target @c, in straight
+		toCW = 2 // target @cw, in chanOps
 	)
 	tests := []struct {
 		name   string
@@ -146,6 +147,8 @@ func TestLookup(t *testing.T) {
 		{"wrapper/spawned literal does not return to the spawner", toT, "g3a=dist.spawner3.func2 g3=dist.spawner3.func1", inf},
 		{"wrapper/spawner at the go statement of a literal", toT, "g3=dist.spawner3", 1},
 		{"wrapper/spawner without a name", toT, "g3", 1},
+		{"chan/at the target", toCW, "cw", 0},
+		{"chan/stopped at a send after the target", toCW, "ch1", inf},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,7 +202,7 @@ func TestLookupStart(t *testing.T) {
 func TestLookupBadInput(t *testing.T) {
 	fx := loadDist(t)
 	frames := []rt.Frame{{File: fx.file, Line: fx.lines["s0"]}}
-	for _, target := range []int{-1, 2, 100} {
+	for _, target := range []int{-1, 3, 100} {
 		if got := fx.d.Lookup(target, frames); got != inf {
 			t.Errorf("Lookup(%d) = %d, want Infinity", target, got)
 		}

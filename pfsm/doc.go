@@ -8,7 +8,9 @@
 // Nodes are segments of SSA basic blocks: a block is split after every
 // call instruction (Call, Go, Defer) and after RunDefers, so each call has
 // a call node (the segment ending with the call) and a return-site node
-// (the segment after it). Calls to built-in functions do not split.
+// (the segment after it). Blocks are also split before channel
+// operations (send, receive, select), so that a goroutine stopped at one
+// is at the start of a node. Calls to built-in functions do not split.
 //
 // Every node costs 1 to leave. Leaving a call node to its return site
 // costs 1 plus the step-over cost of the call: the minimum, over the

@@ -45,7 +45,7 @@ func (g *Graph) export() {
 			fileIndex[f.file] = fi
 			g.files = append(g.files, f.file)
 		}
-		rf := rt.Func{Name: f.fn.String(), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil}
+		rf := rt.Func{Name: f.fn.RelString(f.fn.Pkg.Pkg), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil}
 		rf.Entry = exportNode(f.first)
 		ops := g.lineOps(f)
 		for _, op := range ops {

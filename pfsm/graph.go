@@ -91,7 +91,19 @@ const (
 	goSeg
 	deferSeg
 	runDefersSeg
+	splitSeg // ends before a channel operation
 )
+
+// isChanOp reports whether instr is a channel send, receive or select.
+func isChanOp(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.Send, *ssa.Select:
+		return true
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	}
+	return false
+}
 
 // NewGraph builds the graph of the functions of the scope packages of the
 // built program prog, with call targets from a VTA call graph seeded with
@@ -194,6 +206,12 @@ func (g *Graph) segment(f *function, r *resolver) {
 		f.blockSeg[b.Index] = int32(len(f.segs))
 		from := 0
 		for i, instr := range b.Instrs {
+			if i > from && isChanOp(instr) {
+				// A goroutine stopped at a channel operation is at
+				// the start of a node.
+				f.segs = append(f.segs, segment{block: b, from: from, to: i, kind: splitSeg})
+				from = i
+			}
 			kind := plain
 			var call ssa.CallInstruction
 			switch instr := instr.(type) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -47,8 +48,8 @@ type Distances struct {
 // A Func is a source function (declared function, method or function
 // literal) of the program, identified by its file and line span.
 type Func struct {
-	// Name is the SSA name of the function, for diagnostics only: frames
-	// are matched by file and line, not by name.
+	// Name is the SSA name of the function relative to its package, for
+	// diagnostics only: frames are matched by file and line, not by name.
 	Name string `json:"name"`
 	// File indexes Distances.Files.
 	File int `json:"file"`
@@ -119,7 +120,10 @@ type compiledDistances struct {
 	mu    sync.Mutex
 	cache map[uintptr][]position // pc -> positions (inlined frames first)
 	entry map[uintptr][]int32    // function pc -> entry nodes (FromFuncPC)
-	buf   []position             // scratch for FromPCs, guarded by mu
+	// stacks memoizes whole FromPCs queries: the stacks of goroutines
+	// stopped at the same place repeat across scheduling decisions.
+	stacks map[stackKey]stackMemo
+	buf    []position // scratch for FromPCs, guarded by mu
 }
 
 // A position is a stack frame resolved to the Funcs containing its line.
@@ -154,6 +158,7 @@ func (d *Distances) Compile() error {
 		dist:   make([][]int32, len(d.Targets)),
 		cache:  make(map[uintptr][]position),
 		entry:  make(map[uintptr][]int32),
+		stacks: make(map[stackKey]stackMemo),
 	}
 	for i, f := range d.Files {
 		c.files[f] = i
@@ -330,7 +335,8 @@ func (d *Distances) Lookup(target int, frames []Frame) int32 {
 }
 
 // FromPCs is Lookup for a stack captured with runtime.Callers. Frames are
-// resolved once per distinct program counter and cached in d.
+// resolved once per distinct program counter, and results are memoized
+// per distinct stack, in d.
 func (d *Distances) FromPCs(target int, pcs []uintptr) int32 {
 	c := d.compiled
 	if c == nil || target < 0 || target >= len(c.dist) {
@@ -338,6 +344,10 @@ func (d *Distances) FromPCs(target int, pcs []uintptr) int32 {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	key := stackKey{hash: hashPCs(pcs), target: int32(target)}
+	if m, ok := c.stacks[key]; ok && slices.Equal(m.pcs, pcs) {
+		return m.h
+	}
 	pos := c.buf[:0]
 	for _, pc := range pcs {
 		ps, ok := c.cache[pc]
@@ -348,7 +358,36 @@ func (d *Distances) FromPCs(target int, pcs []uintptr) int32 {
 		pos = append(pos, ps...)
 	}
 	c.buf = pos
-	return d.walk(c.dist[target], pos)
+	h := d.walk(c.dist[target], pos)
+	if len(c.stacks) >= maxStacks {
+		clear(c.stacks)
+	}
+	c.stacks[key] = stackMemo{pcs: slices.Clone(pcs), h: h}
+	return h
+}
+
+// maxStacks bounds the memo of whole stacks; it is cleared when full.
+const maxStacks = 1 << 14
+
+// A stackKey identifies a memoized FromPCs query.
+type stackKey struct {
+	hash   uint64
+	target int32
+}
+
+type stackMemo struct {
+	pcs []uintptr
+	h   int32
+}
+
+// hashPCs is FNV-1a over the program counters.
+func hashPCs(pcs []uintptr) uint64 {
+	h := uint64(14695981039346656037)
+	for _, pc := range pcs {
+		h ^= uint64(pc)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // LookupStart returns the distance to target of a goroutine that is about

@@ -210,3 +210,12 @@ func spawner3() {
 	}()
 	tgt()
 }
+
+// A goroutine stopped at a channel operation has passed the statements
+// before it.
+func chanOps(ch chan int) {
+	sink = 1 // @cw
+	ch <- 1  // @ch1
+	sink = 2
+	<-ch // @ch2
+}

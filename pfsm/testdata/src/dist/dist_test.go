@@ -1,0 +1,7 @@
+package dist
+
+import "testing"
+
+func TestSpawn(t *testing.T) {
+	spawner() // @ts
+}
