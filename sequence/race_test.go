@@ -93,6 +93,33 @@ func TestGenerateRace(t *testing.T) {
 			"loop.go:23:9(read)",  // return w.count
 		},
 	}, {
+		// Both goroutines start in startPair: the shared call is one
+		// step, then each goroutine's go statement before its access,
+		// the one started first first.
+		name: "shared call prefix",
+		test: "TestPair",
+		sites: []warning.Site{
+			access("pair.go", 18, 2, warning.AccessWrite, "races.Pair.n", "(*races.Pair).right"),
+			access("pair.go", 13, 2, warning.AccessWrite, "races.Pair.n", "(*races.Pair).left"),
+		},
+		want: []string{
+			"races_test.go:44:2",  // startPair(&Pair{})
+			"pair.go:23:2",        // go p.left()
+			"pair.go:13:2(write)", // p.n = 1
+			"pair.go:24:2",        // go p.right()
+			"pair.go:18:2(write)", // p.n = 2
+		},
+	}, {
+		// p.n++ races with itself: one path, a read and a write at one
+		// position.
+		name: "same statement",
+		test: "TestInc",
+		sites: []warning.Site{
+			access("pair.go", 30, 2, warning.AccessRead, "races.Pair.n", "(*races.Pair).Inc"),
+			access("pair.go", 30, 2, warning.AccessWrite, "races.Pair.n", "(*races.Pair).Inc"),
+		},
+		want: []string{"races_test.go:52:3", "races_test.go:54:4", "pair.go:30:2(read)", "pair.go:30:2(write)"},
+	}, {
 		// Without a test: no call steps; the guarding definitions stay.
 		name: "no test",
 		sites: []warning.Site{

@@ -2,6 +2,7 @@ package testselect
 
 import (
 	"fmt"
+	"strings"
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
@@ -143,10 +144,15 @@ func (p *Program) reachFrom(t *Test) {
 	}
 }
 
-// test returns the first test named name, in the order of Tests.
+// test returns the test named name: "TestX", the first of that name in
+// the order of Tests, or "import/path.TestX" for the one of a package.
 func (p *Program) test(name string) (*Test, error) {
+	pkg, base := "", name
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		pkg, base = name[:i], name[i+1:]
+	}
 	for _, t := range p.tests {
-		if t.Name == name {
+		if t.Name == base && (pkg == "" || t.Package == pkg) {
 			return t, nil
 		}
 	}
@@ -154,7 +160,9 @@ func (p *Program) test(name string) (*Test, error) {
 }
 
 // Reaches reports whether the test reaches fn (any variant of it) and in
-// how many call-graph steps.
+// how many call-graph steps. Here and in CallPath and CallChain, a test
+// is named "TestX" (the first of that name in the order of Tests) or
+// "import/path.TestX".
 func (p *Program) Reaches(test string, fn *ssa.Function) (steps int, ok bool) {
 	t, err := p.test(test)
 	if err != nil {

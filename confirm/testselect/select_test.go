@@ -118,6 +118,8 @@ func TestCallChain(t *testing.T) {
 		{"TestDeep", "(*Account).Deposit", []string{"bank/bank_test.go:12:2", "bank/bank.go:33:2"}},
 		{"TestIface", "(*bank.memStore).Put", []string{"bank/bank_test.go:42:2", "bank/bank.go:48:22"}},
 		{"TestNothing", "(*bank.Account).Deposit", nil},
+		{"example.com/selectmod/bank.TestDeep", "bank.depositTwice", []string{"bank/bank_test.go:12:2"}},
+		{"example.com/other.TestDeep", "bank.depositTwice", nil},
 	}
 	root, _ := filepath.Abs(filepath.Join("testdata", "selectmod"))
 	for _, tt := range tests {

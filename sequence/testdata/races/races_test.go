@@ -39,3 +39,20 @@ func TestWorker(t *testing.T) {
 	jobs <- 1
 	_ = w.Count()
 }
+
+func TestPair(t *testing.T) {
+	startPair(&Pair{})
+}
+
+func TestInc(t *testing.T) {
+	p := &Pair{}
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.Inc()
+		}()
+	}
+	wg.Wait()
+}
