@@ -2,8 +2,8 @@ package testselect
 
 import (
 	"fmt"
-	"strings"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
