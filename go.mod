@@ -9,6 +9,7 @@ require (
 
 require (
 	github.com/golangci/plugin-module-register v0.1.2 // indirect
+	github.com/sourcegraph/conc v0.3.0 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 )

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+// runFlags are the flags of confirm run.
+type runFlags struct {
+	strategy string
+	seed     int64
+	budget   time.Duration
+	maxExecs int
+	maxSteps int
+	pctDepth int
+	run      string
+	races    bool
+	json     bool
+	grace    time.Duration
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.strategy, "strategy", "random", "search `strategy`: random or pct")
+	fs.Int64Var(&f.seed, "seed", 0, "`seed` of the search; 0 picks one (printed with the statistics)")
+	fs.DurationVar(&f.budget, "budget", 30*time.Second, "wall-time `budget` of the search over all selected tests")
+	fs.IntVar(&f.maxExecs, "max-execs", 0, "at most `N` executions per test (0: no bound)")
+	fs.IntVar(&f.maxSteps, "max-steps", 0, "at most `N` scheduling points per execution; an execution that needs more is reported as a livelock (0: the runtime's default)")
+	fs.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth `d` of the pct strategy")
+	fs.StringVar(&f.run, "run", "", "run only the tests matching `regexp`")
+	fs.BoolVar(&f.races, "races", true, "instrument every field and package-level variable access of the package's non-test files, so that the data-race oracle can fire")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fs.DurationVar(&f.grace, "grace", runner.DefaultGrace, "wall time a test process gets beyond its budget before it is killed as hung")
+}
+
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		printf(stderr, "usage: %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+const (
+	runSynopsis    = "confirm run [-strategy random|pct] [-seed N] [-budget 30s] [-max-execs N] [-max-steps N] [-run regexp] [-races=true] [-json] package"
+	replaySynopsis = "confirm replay -token T [-json] package"
+)
+
+// parse parses args into fs and returns the one package argument.
+func parse(fs *flag.FlagSet, args []string) (string, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", err
+		}
+		return "", &exitStatus{exitError} // flag printed the error and usage
+	}
+	switch fs.NArg() {
+	case 1:
+		return fs.Arg(0), nil
+	case 0:
+		return "", usageFail(fs, "no package given")
+	default:
+		return "", usageFail(fs, fmt.Sprintf("one package at a time, got %d arguments: %s", fs.NArg(), strings.Join(fs.Args(), " ")))
+	}
+}
+
+// usageFail prints msg and the usage of fs and returns exit status 2.
+func usageFail(fs *flag.FlagSet, msg string) error {
+	printf(fs.Output(), "confirm %s: %s\n", fs.Name(), msg)
+	fs.Usage()
+	return &exitStatus{exitError}
+}
+
+// runCmd implements confirm run.
+func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f runFlags
+	fs := newFlagSet("run", runSynopsis, stderr)
+	f.register(fs)
+	pkg, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if f.strategy != "random" && f.strategy != "pct" {
+		return usageFail(fs, fmt.Sprintf("unknown strategy %q (want random or pct)", f.strategy))
+	}
+	if f.budget <= 0 && f.maxExecs <= 0 {
+		return usageFail(fs, "need a positive -budget or -max-execs")
+	}
+	re, err := regexp.Compile(f.run)
+	if err != nil {
+		return usageFail(fs, fmt.Sprintf("bad -run: %v", err))
+	}
+	if f.seed == 0 {
+		f.seed = time.Now().UnixNano() & (1<<53 - 1)
+	}
+
+	start := time.Now()
+	bin, err := runner.Build(ctx, runner.BuildOptions{Package: pkg, Accesses: f.races})
+	if err != nil {
+		return err
+	}
+	defer closeBinary(bin, stderr)
+	var tests []string
+	for _, t := range bin.Tests {
+		if re.MatchString(t) {
+			tests = append(tests, t)
+		}
+	}
+	if len(tests) == 0 {
+		return fmt.Errorf("no test of %s matches -run %q (tests: %s)", bin.Package, f.run, strings.Join(bin.Tests, ", "))
+	}
+	opts := runner.RunOptions{
+		Config: rt.Config{
+			Strategy:     f.strategy,
+			Seed:         f.seed,
+			PCTDepth:     f.pctDepth,
+			MaxExecs:     f.maxExecs,
+			MaxSteps:     f.maxSteps,
+			BudgetMillis: f.budget.Milliseconds(),
+		},
+		Grace: f.grace,
+	}
+	results, err := bin.RunTests(ctx, tests, opts)
+	if err != nil {
+		return reportRunError(stdout, stderr, err, f.json)
+	}
+	rep := &report{
+		Package: bin.Package,
+		Arg:     pkg,
+		Tests:   tests,
+		Seed:    f.seed,
+		Stats:   runner.Total(results),
+		Wall:    time.Since(start),
+	}
+	if n := len(results); n > 0 && results[n-1].Verdict != rt.VerdictNone {
+		rep.Result = results[n-1]
+	}
+	return rep.write(stdout, f.json)
+}
+
+// replayCmd implements confirm replay.
+func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("replay", replaySynopsis, stderr)
+	tokFlag := fs.String("token", "", "replay `token` printed by confirm run")
+	jsonOut := fs.Bool("json", false, "print the result as JSON")
+	timeout := fs.Duration("timeout", time.Minute, "wall time the replay may take before the test is killed as hung")
+	pkg, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *tokFlag == "" {
+		return usageFail(fs, "-token is required")
+	}
+	tok, err := runner.ParseToken(*tokFlag)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	bin, err := runner.Build(ctx, runner.BuildOptions{Package: pkg, Accesses: tok.Accesses})
+	if err != nil {
+		return err
+	}
+	defer closeBinary(bin, stderr)
+	if !contains(bin.Tests, tok.Test) {
+		return fmt.Errorf("the token replays test %s, which %s does not have (tests: %s)", tok.Test, bin.Package, strings.Join(bin.Tests, ", "))
+	}
+	res, err := bin.Run(ctx, tok.Test, runner.RunOptions{
+		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime},
+		Timeout: *timeout,
+	})
+	if err != nil {
+		return reportRunError(stdout, stderr, err, *jsonOut)
+	}
+	rep := &report{
+		Package: bin.Package,
+		Arg:     pkg,
+		Tests:   []string{tok.Test},
+		Replay:  true,
+		Stats:   res.Stats,
+		Wall:    time.Since(start),
+		Result:  res,
+	}
+	return rep.write(stdout, *jsonOut)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// reportRunError reports an error of Run: a hang gets the tail of the
+// test's output on stderr (and a JSON record with -json).
+func reportRunError(stdout, stderr io.Writer, err error, asJSON bool) error {
+	var hang *runner.HangError
+	if !errors.As(err, &hang) {
+		return err
+	}
+	if asJSON {
+		_ = writeJSON(stdout, jsonReport{
+			Result: &runner.Result{Package: hang.Package, Test: hang.Test, Verdict: "hung"},
+			Tests:  []string{hang.Test},
+			Error:  hang.Error(),
+		})
+	}
+	printf(stderr, "confirm: %v\n", err)
+	if out := strings.TrimSpace(hang.Output); out != "" {
+		printf(stderr, "last output of the test process:\n%s\n", indent(lastLines(out, 30), "\t"))
+	}
+	return &exitStatus{exitError}
+}
+
+// closeBinary removes the test binary and reports a failure to do so.
+func closeBinary(bin *runner.Binary, stderr io.Writer) {
+	if err := bin.Close(); err != nil {
+		printf(stderr, "confirm: %v\n", err)
+	}
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+// A report is what confirm run and confirm replay print.
+type report struct {
+	Package string   // import path
+	Arg     string   // the package argument as given
+	Tests   []string // the tests run
+	Seed    int64    // seed of the search (0 for a replay)
+	Replay  bool     // whether this is a replay
+	Stats   rt.Stats // over all tests
+	Wall    time.Duration
+	// Result is the result of the test that stopped the run; nil when
+	// no error was found.
+	Result *runner.Result
+}
+
+// jsonReport is the JSON form of a report: the runner's Result (package,
+// test, verdict, failure, trace, goroutines, token, divergence, stats,
+// output) plus the run's context.
+type jsonReport struct {
+	*runner.Result
+	// Tests are the tests that were run.
+	Tests []string `json:"tests"`
+	// Seed is the seed of the search (absent for a replay).
+	Seed int64 `json:"seed,omitempty"`
+	// ReplayCommand is the command line that replays Token.
+	ReplayCommand string `json:"replayCommand,omitempty"`
+	// Error explains verdict "hung".
+	Error string `json:"error,omitempty"`
+}
+
+// write writes the report and returns the command's exit status as an
+// error (nil for status 0).
+func (r *report) write(w io.Writer, asJSON bool) error {
+	res := r.Result
+	if res == nil {
+		res = &runner.Result{Package: r.Package, Verdict: rt.VerdictNone, Stats: r.Stats}
+		if len(r.Tests) == 1 {
+			res.Test = r.Tests[0]
+		}
+	}
+	res.Stats = r.Stats
+	if asJSON {
+		if err := writeJSON(w, jsonReport{Result: res, Tests: r.Tests, Seed: r.Seed, ReplayCommand: r.replayCommand(res)}); err != nil {
+			return err
+		}
+	} else {
+		r.printText(w, res)
+	}
+	return statusOf(res)
+}
+
+// statusOf maps a verdict to the exit status.
+func statusOf(res *runner.Result) error {
+	switch res.Verdict {
+	case rt.VerdictNone:
+		return nil
+	case rt.VerdictError, runner.VerdictCrashed:
+		return &exitStatus{exitFound}
+	default: // stuck, diverged
+		return &exitStatus{exitError}
+	}
+}
+
+func (r *report) replayCommand(res *runner.Result) string {
+	if res.Token == "" {
+		return ""
+	}
+	return fmt.Sprintf("confirm replay -token %s %s", res.Token, r.Arg)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	return nil
+}
+
+// printText writes the human form of the report.
+func (r *report) printText(w io.Writer, res *runner.Result) {
+	wd, _ := os.Getwd()
+	rel := func(file string, line int) string { return relPos(wd, file, line) }
+	what := "confirm run"
+	if r.Replay {
+		what = "confirm replay"
+	}
+	switch res.Verdict {
+	case rt.VerdictNone:
+		printf(w, "%s: no error found in %s (%s)\n", what, r.Package, strings.Join(r.Tests, ", "))
+	case rt.VerdictDiverged:
+		printf(w, "%s: %s of %s: the replay diverged from its token: %s\n", what, res.Test, r.Package, res.Divergence)
+	default:
+		kind := res.Verdict
+		if res.Failure != nil {
+			kind = res.Failure.Kind
+		}
+		printf(w, "%s: %s in %s of %s\n", what, kind, res.Test, r.Package)
+	}
+	if f := res.Failure; f != nil {
+		printf(w, "\n%s\n", indent(f.Message, "    "))
+		if f.Stack != "" {
+			printf(w, "\n%s\n", indent(lastLines(f.Stack, 60), "    "))
+		}
+	}
+	if len(res.Trace) > 0 {
+		printf(w, "\nTrace (%d steps), goroutine by goroutine:\n", len(res.Trace))
+		printTrace(w, res, rel)
+	}
+	if cmd := r.replayCommand(res); cmd != "" {
+		printf(w, "\nReplay:\n    %s\n", cmd)
+	}
+	printf(w, "\n%s\n", r.statsLine())
+}
+
+func (r *report) statsLine() string {
+	s := fmt.Sprintf("%d executions, %d steps, %.2fs", r.Stats.Executions, r.Stats.Steps, r.Stats.Seconds)
+	if r.Seed != 0 {
+		s += fmt.Sprintf(" (seed %d)", r.Seed)
+	}
+	return s + fmt.Sprintf("; %.1fs with the build", r.Wall.Seconds())
+}
+
+// printTrace lists the trace's steps grouped by goroutine, in the order
+// the goroutines were created.
+func printTrace(w io.Writer, res *runner.Result, rel func(string, int) string) {
+	byG := make(map[int][]runner.Event)
+	for _, ev := range res.Trace {
+		byG[ev.G] = append(byG[ev.G], ev)
+	}
+	gs := res.Goroutines
+	if len(gs) == 0 { // older runtimes: derive the goroutines from the trace
+		seen := make(map[int]bool)
+		for _, ev := range res.Trace {
+			if !seen[ev.G] {
+				seen[ev.G] = true
+				gs = append(gs, rt.Goroutine{ID: ev.G, Parent: -1})
+			}
+		}
+	}
+	involved := make(map[int]bool)
+	if res.Failure != nil {
+		for _, g := range res.Failure.Goroutines {
+			involved[g] = true
+		}
+	}
+	for _, g := range gs {
+		printf(w, "\n  %s\n", goroutineHeader(g, res.Test, involved[g.ID], rel))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, ev := range byG[g.ID] {
+			printf(tw, "    %d\t%s\t%s\t%s\n", ev.Step, opText(ev), objectText(ev), rel(ev.File, ev.Line))
+		}
+		_ = tw.Flush() // the writes it flushes are unchecked as well
+	}
+}
+
+func goroutineHeader(g rt.Goroutine, test string, involved bool, rel func(string, int) string) string {
+	var b strings.Builder
+	printf(&b, "goroutine %d", g.ID)
+	switch {
+	case g.ID == 0:
+		printf(&b, ": the test %s", test)
+	case g.File != "":
+		printf(&b, ": spawned by goroutine %d at %s", g.Parent, rel(g.File, g.Line))
+	case g.Parent >= 0:
+		printf(&b, ": spawned by goroutine %d", g.Parent)
+	}
+	if g.Func != "" && g.ID != 0 {
+		printf(&b, ", runs %s", shortFunc(g.Func))
+	}
+	if involved {
+		b.WriteString("  [involved in the failure]")
+	}
+	return b.String()
+}
+
+// opText is the operation of ev with its choice.
+func opText(ev runner.Event) string {
+	switch ev.Op {
+	case "go":
+		return fmt.Sprintf("go -> goroutine %d", ev.Choice)
+	case "select":
+		if ev.Choice < 0 {
+			return "select default"
+		}
+		return fmt.Sprintf("select case %d", ev.Choice)
+	}
+	return ev.Op
+}
+
+// objectText names the object of ev.
+func objectText(ev runner.Event) string {
+	var parts []string
+	if ev.Name != "" {
+		parts = append(parts, ev.Name)
+	}
+	if ev.Object != 0 {
+		kind := ev.ObjectKind
+		if kind == "" {
+			kind = "object"
+		}
+		parts = append(parts, fmt.Sprintf("[%s #%d]", kind, ev.Object))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortFunc drops the package path of a function name:
+// "example.com/bank/abba.Transfer" -> "abba.Transfer".
+func shortFunc(fn string) string {
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		return fn[i+1:]
+	}
+	return fn
+}
+
+// relPos returns file:line relative to the working directory when the file
+// is below it.
+func relPos(wd, file string, line int) string {
+	if file == "" {
+		return ""
+	}
+	if wd != "" && filepath.IsAbs(file) {
+		if r, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(r, "..") {
+			file = r
+		}
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+func indent(s, prefix string) string {
+	s = strings.TrimRight(s, "\n")
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	return "...\n" + strings.Join(lines[len(lines)-n:], "\n")
+}

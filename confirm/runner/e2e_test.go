@@ -1,0 +1,159 @@
+package runner_test
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+// fixtures are the end-to-end fixture modules of testdata/: each has a
+// buggy package and its correct twin <pkg>fixed.
+var fixtures = []struct {
+	module, pkg string
+	// kinds are the failure kinds that count as finding the bug.
+	kinds []string
+}{
+	{"bank", "abba", []string{rt.FailDeadlock}},
+	{"callback", "observer", []string{rt.FailDeadlock}},
+	{"counter", "hits", []string{rt.FailRace, rt.FailTest}},
+	{"wronglock", "pool", []string{rt.FailRace, rt.FailTest}},
+	{"pipeline", "events", []string{rt.FailDeadlock}},
+	{"worker", "stopper", []string{rt.FailPanic}},
+	{"waitgroup", "sum", []string{rt.FailTest}},
+}
+
+// replays is how many times each found token is replayed.
+const replays = 10
+
+func fixtureDir(t *testing.T, module string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", module))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func build(t *testing.T, module, pkg string, accesses bool) *runner.Binary {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds instrumented test binaries")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	bin, err := runner.Build(ctx, runner.BuildOptions{Dir: fixtureDir(t, module), Package: "./" + pkg, Accesses: accesses})
+	if err != nil {
+		t.Fatalf("Build(%s/%s): %v", module, pkg, err)
+	}
+	t.Cleanup(func() {
+		if err := bin.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return bin
+}
+
+func search(seed int64, budget time.Duration) runner.RunOptions {
+	return runner.RunOptions{
+		Config: rt.Config{Strategy: "random", Seed: seed, BudgetMillis: budget.Milliseconds()},
+		Grace:  20 * time.Second,
+	}
+}
+
+// TestFindAndReplay runs each buggy fixture under the random strategy with
+// a small budget, requires the bug to be found, and replays its token
+// repeatedly, requiring the identical verdict, failure and trace each time.
+func TestFindAndReplay(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.module+"/"+fx.pkg, func(t *testing.T) {
+			t.Parallel()
+			bin := build(t, fx.module, fx.pkg, true)
+			ctx := context.Background()
+			results, err := bin.RunTests(ctx, bin.Tests, search(1, 5*time.Second))
+			if err != nil {
+				t.Fatalf("RunTests: %v", err)
+			}
+			found := results[len(results)-1]
+			if found.Verdict != rt.VerdictError || found.Failure == nil {
+				t.Fatalf("verdict %q (%+v) after %d executions, want an error of kind %v", found.Verdict, found.Failure, found.Stats.Executions, fx.kinds)
+			}
+			if !slices.Contains(fx.kinds, found.Failure.Kind) {
+				t.Errorf("failure kind %q (%s), want one of %v", found.Failure.Kind, found.Failure.Message, fx.kinds)
+			}
+			if len(found.Trace) == 0 || found.Token == "" {
+				t.Fatalf("no trace or token: %+v", found)
+			}
+			tok, err := runner.ParseToken(found.Token)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tok.Test != found.Test || !tok.Accesses {
+				t.Errorf("token %+v does not name test %s with accesses", tok, found.Test)
+			}
+			for i := range replays {
+				got, err := bin.Run(ctx, tok.Test, runner.RunOptions{
+					Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime},
+					Timeout: time.Minute,
+				})
+				if err != nil {
+					t.Fatalf("replay %d: %v", i, err)
+				}
+				if diff := sameExecution(found, got); diff != "" {
+					t.Fatalf("replay %d differs from the execution that found the bug: %s", i, diff)
+				}
+			}
+		})
+	}
+}
+
+// sameExecution compares what a replay must reproduce exactly; it returns
+// "" when a and b agree. Stacks are not compared: they hold addresses.
+func sameExecution(a, b *runner.Result) string {
+	switch {
+	case a.Verdict != b.Verdict:
+		return "verdict " + a.Verdict + " vs " + b.Verdict + " " + b.Divergence
+	case a.Failure.Kind != b.Failure.Kind:
+		return "failure kind " + a.Failure.Kind + " vs " + b.Failure.Kind
+	case a.Failure.Message != b.Failure.Message:
+		return "failure message\n" + a.Failure.Message + "\nvs\n" + b.Failure.Message
+	case !reflect.DeepEqual(a.Trace, b.Trace):
+		return "trace"
+	case !reflect.DeepEqual(a.Goroutines, b.Goroutines):
+		return "goroutines"
+	}
+	return ""
+}
+
+// TestCorrectTwinsClean runs each fixture's correct twin with a small
+// budget and requires no error.
+func TestCorrectTwinsClean(t *testing.T) {
+	for _, fx := range fixtures {
+		pkg := fx.pkg + "fixed"
+		t.Run(fx.module+"/"+pkg, func(t *testing.T) {
+			t.Parallel()
+			bin := build(t, fx.module, pkg, true)
+			results, err := bin.RunTests(context.Background(), bin.Tests, search(1, time.Second))
+			if err != nil {
+				t.Fatalf("RunTests: %v", err)
+			}
+			for _, res := range results {
+				if res.Verdict != rt.VerdictNone {
+					t.Errorf("%s: verdict %q: %+v", res.Test, res.Verdict, res.Failure)
+				}
+				if res.Stats.Executions < 10 {
+					t.Errorf("%s: only %d executions in the budget", res.Test, res.Stats.Executions)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,122 @@
+package runner
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// maxOutput bounds the output kept of a test process.
+const maxOutput = 256 << 10
+
+// A tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped bool
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		// Keep whole lines.
+		cut := over
+		if i := strings.IndexByte(string(b.buf[over:]), '\n'); i >= 0 && i < b.max/2 {
+			cut = over + i + 1
+		}
+		b.buf = append(b.buf[:0], b.buf[cut:]...)
+		b.dropped = true
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// failHeader matches the line testing prints for a failed subtest of
+// test's controlled executions, e.g. "    --- FAIL: TestX/confirm#3 (0.00s)".
+var failHeader = regexp.MustCompile(`^(\s*)--- FAIL: (\S+)/confirm#\d+\S* \(`)
+
+// failureMessages returns the messages testing printed for the last failed
+// controlled execution of test (e.g. "bank_test.go:20: total = 90, want
+// 100"), one per line, or "".
+func failureMessages(out, test string) string {
+	lines := strings.Split(out, "\n")
+	var msgs []string
+	for i, line := range lines {
+		m := failHeader.FindStringSubmatch(line)
+		if m == nil || m[2] != test {
+			continue
+		}
+		msgs = msgs[:0]
+		indent := len(m[1])
+		for _, l := range lines[i+1:] {
+			if strings.TrimSpace(l) == "" || leadingSpace(l) <= indent {
+				break
+			}
+			if strings.HasPrefix(strings.TrimSpace(l), "--- ") {
+				continue // a nested subtest's header
+			}
+			msgs = append(msgs, strings.TrimSpace(l))
+		}
+	}
+	return strings.Join(msgs, "\n")
+}
+
+func leadingSpace(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// crashLine returns the line of out that says why a process died
+// ("fatal error: ...", "panic: ...", "exit status ..."), or "".
+func crashLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		for _, prefix := range []string{"fatal error: ", "panic: ", "runtime: "} {
+			if strings.HasPrefix(line, prefix) {
+				return line
+			}
+		}
+	}
+	return ""
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// withoutFrames removes from a goroutine dump the frames of functions in
+// package pkg (the injected runtime), with their file lines, and the
+// "created by" lines naming it, so that a stack shows the user's code.
+func withoutFrames(stack, pkg string) string {
+	if pkg == "" || stack == "" {
+		return stack
+	}
+	lines := strings.Split(stack, "\n")
+	out := lines[:0]
+	for i := 0; i < len(lines); i++ {
+		fn := strings.TrimPrefix(lines[i], "created by ")
+		if strings.HasPrefix(fn, pkg+".") {
+			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+				i++
+			}
+			continue
+		}
+		out = append(out, lines[i])
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,292 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+)
+
+// Verdicts of a Result besides the runtime's own (rt.VerdictError,
+// rt.VerdictNone, rt.VerdictDiverged, rt.VerdictStuck).
+const (
+	// VerdictCrashed: the test process ended without a final result
+	// (os.Exit or a fatal runtime error in code Confirm does not control).
+	// Failure has kind FailCrash and quotes the tail of its output.
+	VerdictCrashed = rt.VerdictCrashed
+)
+
+// FailCrash is the failure kind of VerdictCrashed.
+const FailCrash = "crash"
+
+// DefaultGrace is the wall time a test process gets beyond its search
+// budget before it is killed.
+const DefaultGrace = 10 * time.Second
+
+// defaultTimeout bounds a run without a time budget.
+const defaultTimeout = 5 * time.Minute
+
+// RunOptions say how to run one test under control.
+type RunOptions struct {
+	// Config is the runtime's configuration: strategy, seed, bounds,
+	// budget, replay token. Run fills in Test, ResultFile and Locations.
+	Config rt.Config
+	// Grace is the wall time the process gets beyond Config.BudgetMillis
+	// before it is killed; 0 means DefaultGrace.
+	Grace time.Duration
+	// Timeout, when positive, replaces budget + grace as the wall-time
+	// limit of the process.
+	Timeout time.Duration
+}
+
+// Result is the outcome of a controlled run of one test: the runtime's
+// Result with names for the trace's objects, the package, and a Token for
+// `confirm replay`.
+type Result struct {
+	// Package is the import path of the package.
+	Package string `json:"package"`
+	// Test is the top-level test that was run.
+	Test string `json:"test"`
+	// Verdict is "error", "none", "diverged", "stuck" or "crashed".
+	Verdict string `json:"verdict"`
+	// Failure describes the error (verdicts error, stuck, crashed).
+	Failure *rt.Failure `json:"failure,omitempty"`
+	// Trace is the schedule of the failing (or replayed) execution.
+	Trace []Event `json:"trace,omitempty"`
+	// Goroutines describes every goroutine of the traced execution.
+	Goroutines []rt.Goroutine `json:"goroutines,omitempty"`
+	// Token is what `confirm replay -token` takes (see ParseToken).
+	Token string `json:"token,omitempty"`
+	// Divergence says how a replay diverged.
+	Divergence string `json:"divergence,omitempty"`
+	// Stats are the search statistics.
+	Stats rt.Stats `json:"stats"`
+	// Output is the tail of the test process's output, for crashes and
+	// test failures.
+	Output string `json:"output,omitempty"`
+}
+
+// An Event is one step of a trace, with the name of its object.
+type Event struct {
+	rt.Event
+	// Name says what the operation operates on in the reviewer's words,
+	// e.g. "(*abba.Account).mu", from the instrumenter's Objects or the
+	// label of the event's location.
+	Name string `json:"name,omitempty"`
+}
+
+// A HangError reports a test process that outlived its wall-time limit
+// and was killed.
+type HangError struct {
+	Package string
+	Test    string
+	After   time.Duration
+	// Output is the tail of the process's output (with goroutine stacks
+	// when the test binary's own -test.timeout fired).
+	Output string
+}
+
+func (e *HangError) Error() string {
+	return fmt.Sprintf("test %s of %s hangs: still running after %v, killed (it is probably blocked in code confirm does not control)",
+		e.Test, e.Package, e.After.Round(time.Second))
+}
+
+// Run runs test under the controlled scheduler as opts say.
+//
+// The error is non-nil when Confirm could not get an answer: the process
+// could not start, hung (*HangError), or rejected the config. Everything
+// the test did (an error found, none, a crash, a stuck test) is a Result.
+func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result, error) {
+	tmp, err := os.MkdirTemp(b.tmp, "run-")
+	if err != nil {
+		return nil, fmt.Errorf("running %s: %w", test, err)
+	}
+	defer func() { _ = os.RemoveAll(tmp) }() // inside b's directory, which Close removes too
+	cfg := opts.Config
+	cfg.Test = test
+	cfg.ResultFile = filepath.Join(tmp, "result.json")
+	cfg.Locations = b.Locations
+	cfgFile := filepath.Join(tmp, "config.json")
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("running %s: %w", test, err)
+	}
+	if err := os.WriteFile(cfgFile, data, 0o644); err != nil {
+		return nil, fmt.Errorf("running %s: %w", test, err)
+	}
+	limit := opts.wallLimit()
+	out, exitErr, hung := b.exec(ctx, test, cfgFile, limit)
+	if hung {
+		return nil, &HangError{Package: b.Package, Test: test, After: limit, Output: out.String()}
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("running %s: %w", test, ctx.Err())
+	}
+	raw, readErr := readResult(cfg.ResultFile)
+	if readErr == nil && raw.Verdict == rt.VerdictStuck {
+		res := b.result(raw)
+		res.Output = out.String()
+		return res, nil
+	}
+	if timedOut(out.String()) {
+		return nil, &HangError{Package: b.Package, Test: test, After: limit, Output: out.String()}
+	}
+	if readErr != nil || raw.Verdict == rt.VerdictCrashed {
+		return b.crashed(test, raw, exitErr, out), nil
+	}
+	if raw.Verdict == rt.VerdictInvalid {
+		return nil, fmt.Errorf("running %s: the runtime rejected the config: %s", test, raw.Error)
+	}
+	res := b.result(raw)
+	if res.Failure != nil && res.Failure.Kind == rt.FailTest {
+		if msg := failureMessages(out.String(), test); msg != "" {
+			res.Failure.Message = msg
+		}
+		res.Output = out.String()
+	}
+	return res, nil
+}
+
+// wallLimit is the wall time the process may run.
+func (o RunOptions) wallLimit() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	if o.Config.BudgetMillis <= 0 {
+		return defaultTimeout
+	}
+	grace := o.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	return time.Duration(o.Config.BudgetMillis)*time.Millisecond + grace
+}
+
+// exec runs the test binary with the config, killing it after limit. It
+// reports the process's output, its exit error, and whether it was killed
+// for running too long.
+func (b *Binary) exec(ctx context.Context, test, cfgFile string, limit time.Duration) (out *tailBuffer, exitErr error, hung bool) {
+	runCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	// -test.timeout fires a little before the kill, so that a hang in
+	// code Confirm does not control prints every goroutine's stack.
+	safety := limit - limit/10
+	cmd := exec.CommandContext(runCtx, b.Path,
+		"-test.run", "^"+regexp.QuoteMeta(test)+"$",
+		"-test.count=1", "-test.v=false",
+		"-test.timeout="+safety.String())
+	cmd.Dir = b.PkgDir
+	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgFile)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// Kill the process group: the test may have started children.
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = 5 * time.Second
+	out = newTailBuffer(maxOutput)
+	cmd.Stdout, cmd.Stderr = out, out
+	exitErr = cmd.Run()
+	hung = ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded)
+	return out, exitErr, hung
+}
+
+// timedOut reports whether the test binary's own -test.timeout fired.
+func timedOut(out string) bool {
+	return strings.Contains(out, "panic: test timed out after")
+}
+
+func readResult(path string) (*rt.Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	res := new(rt.Result)
+	if err := json.Unmarshal(data, res); err != nil {
+		return nil, fmt.Errorf("the test wrote a malformed result: %w", err)
+	}
+	return res, nil
+}
+
+// crashed describes a process that ended without a final result. raw,
+// when not nil, is the runtime's "crashed" marker with a token that
+// reproduces the execution that was running.
+func (b *Binary) crashed(test string, raw *rt.Result, exitErr error, out *tailBuffer) *Result {
+	res := &Result{Package: b.Package, Test: test, Verdict: VerdictCrashed, Output: out.String()}
+	status := "ended"
+	var ee *exec.ExitError
+	switch {
+	case errors.As(exitErr, &ee):
+		status = "exited with " + ee.String()
+	case exitErr != nil:
+		status = "failed: " + exitErr.Error()
+	}
+	msg := fmt.Sprintf("the test process %s before it reported a result", status)
+	if raw == nil {
+		msg += " (it never reached the controlled test)"
+	} else {
+		res.Stats = raw.Stats
+		if raw.Token != "" {
+			res.Token = b.token(test, raw.Token)
+		}
+	}
+	if line := crashLine(out.String()); line != "" {
+		msg += ": " + line
+	}
+	res.Failure = &rt.Failure{Kind: FailCrash, Message: msg, Stack: tail(out.String(), 40)}
+	return res
+}
+
+// result converts the runtime's Result.
+func (b *Binary) result(raw *rt.Result) *Result {
+	res := &Result{
+		Package:    b.Package,
+		Test:       raw.Test,
+		Verdict:    raw.Verdict,
+		Failure:    raw.Failure,
+		Goroutines: raw.Goroutines,
+		Divergence: raw.Divergence,
+		Stats:      raw.Stats,
+	}
+	if raw.Token != "" {
+		res.Token = b.token(raw.Test, raw.Token)
+	}
+	if res.Failure != nil && b.instr != nil {
+		f := *res.Failure
+		f.Stack = withoutFrames(f.Stack, b.instr.RuntimePath)
+		res.Failure = &f
+	}
+	for _, ev := range raw.Trace {
+		res.Trace = append(res.Trace, Event{Event: ev, Name: b.objectName(ev)})
+	}
+	return res
+}
+
+// objectName names the object of ev, or returns "".
+func (b *Binary) objectName(ev rt.Event) string {
+	if ev.File != "" {
+		if name := b.Objects[fmt.Sprintf("%s:%d", ev.File, ev.Line)]; name != "" {
+			return name
+		}
+	}
+	switch ev.Op {
+	case "read", "write", "observe":
+		if ev.Loc >= 0 && ev.Loc < len(b.Locations) {
+			return b.Locations[ev.Loc].Label
+		}
+	}
+	return ""
+}
+
+// token wraps a runtime token with the test and the build options.
+func (b *Binary) token(test, rtToken string) string {
+	return Token{Test: test, Accesses: b.Options.Accesses, Runtime: rtToken}.String()
+}

@@ -1,0 +1,85 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestToken(t *testing.T) {
+	for _, tok := range []Token{
+		{Test: "TestTransfer", Accesses: true, Runtime: "v1.DFRlc3RUcmFuc2Zlcg"},
+		{Test: "TestX", Runtime: "v1s.AbC_-"},
+	} {
+		got, err := ParseToken(tok.String())
+		if err != nil || got != tok {
+			t.Errorf("ParseToken(%q) = %+v, %v; want %+v", tok.String(), got, err, tok)
+		}
+	}
+	for _, bad := range []string{
+		"",
+		"v1.DFRlc3RUcmFuc2Zlcg",
+		"c1.TestX.races.",
+		"c1.TestX.fast.v1.AA",
+		"c1.Test-X.races.v1.AA",
+		"c1.Benchmark.races.v1.AA",
+	} {
+		if _, err := ParseToken(bad); err == nil {
+			t.Errorf("ParseToken(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestFailureMessages(t *testing.T) {
+	out := `--- FAIL: TestTransfer (0.03s)
+    --- FAIL: TestTransfer/confirm#0 (0.00s)
+        bank_test.go:20: first
+    --- FAIL: TestTransfer/confirm#7 (0.00s)
+        bank_test.go:20: balance = 90, want 100
+        bank_test.go:21: total = 190
+            continued
+FAIL
+`
+	want := "bank_test.go:20: balance = 90, want 100\nbank_test.go:21: total = 190\ncontinued"
+	if got := failureMessages(out, "TestTransfer"); got != want {
+		t.Errorf("failureMessages = %q, want %q", got, want)
+	}
+	if got := failureMessages(out, "TestOther"); got != "" {
+		t.Errorf("failureMessages of another test = %q", got)
+	}
+}
+
+func TestWithoutFrames(t *testing.T) {
+	stack := strings.Join([]string{
+		"goroutine 17 [chan receive]:",
+		"example.com/m/confirmrt_ab.(*exec).point(0x1)",
+		"\t/m/confirmrt_ab/sched.go:291 +0x16c",
+		"example.com/m/abba.Transfer(0x1)",
+		"\t/m/abba/abba.go:28 +0x65",
+		"created by example.com/m/confirmrt_ab.(*exec).newGLocked in goroutine 8",
+		"\t/m/confirmrt_ab/sched.go:175 +0x4f0",
+	}, "\n")
+	want := "goroutine 17 [chan receive]:\nexample.com/m/abba.Transfer(0x1)\n\t/m/abba/abba.go:28 +0x65"
+	if got := withoutFrames(stack, "example.com/m/confirmrt_ab"); got != want {
+		t.Errorf("withoutFrames =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestGoEnv(t *testing.T) {
+	got := goEnv([]string{"HOME=/h", "GOFLAGS=-mod=mod -cover -covermode=atomic -coverpkg=./... -tags=x"})
+	want := []string{"HOME=/h", "GOFLAGS=-mod=mod -tags=x"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("goEnv = %q, want %q", got, want)
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := newTailBuffer(16)
+	for _, s := range []string{"line one\n", "line two\n", "line three\n"} {
+		if _, err := b.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := b.String(); got != "line three\n" {
+		t.Errorf("tail = %q, want the last whole line", got)
+	}
+}

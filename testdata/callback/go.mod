@@ -1,0 +1,3 @@
+module example.com/callback
+
+go 1.22

@@ -1,0 +1,7 @@
+package hangs
+
+import "testing"
+
+func TestStore(t *testing.T) {
+	Store(1)
+}

@@ -1,0 +1,3 @@
+module example.com/worker
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/wronglock
+
+go 1.22
