@@ -43,7 +43,7 @@ func (r *fileRewriter) accesses(all bool) []access {
 		if stmt == nil {
 			return true
 		}
-		out = append(out, access{expr: e, write: isWrite(e, stack), stmt: stmt, depth: sd})
+		out = append(out, access{expr: e, write: r.isWrite(e, stack), stmt: stmt, depth: sd})
 		// The accessed path is one access; do not descend into it (and
 		// Inspect will not call back with nil for it).
 		stack = stack[:len(stack)-1]
@@ -122,7 +122,7 @@ func syncType(t types.Type) bool {
 
 // isWrite reports whether the access at the top of stack is written:
 // assigned to, incremented, or indexed as an array on the left side.
-func isWrite(e ast.Expr, stack []ast.Node) bool {
+func (r *fileRewriter) isWrite(e ast.Expr, stack []ast.Node) bool {
 	cur := ast.Node(e)
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch p := stack[i].(type) {
@@ -130,7 +130,9 @@ func isWrite(e ast.Expr, stack []ast.Node) bool {
 			cur = p
 			continue
 		case *ast.IndexExpr:
-			if p.X == cur {
+			// Writing an element of an array writes the array; of a slice
+			// or map, it only reads the field holding it.
+			if _, array := r.info.TypeOf(p.X).Underlying().(*types.Array); array && p.X == cur {
 				cur = p
 				continue
 			}
@@ -160,6 +162,12 @@ func isWrite(e ast.Expr, stack []ast.Node) bool {
 func listStmt(stack []ast.Node) (ast.Stmt, int) {
 	for i := len(stack) - 1; i > 0; i-- {
 		s, ok := stack[i].(ast.Stmt)
+		switch s.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			// Clauses are statements in the switch's block, but nothing
+			// can be put before them.
+			continue
+		}
 		if !ok {
 			continue
 		}

@@ -81,6 +81,9 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	} else if len(lp.primary.GoFiles) > 0 {
 		lp.dir = filepath.Dir(lp.primary.GoFiles[0])
 	}
+	if !lp.module.Main {
+		return nil, fmt.Errorf("package %s belongs to module %s, a dependency: only packages of the main module (or of the workspace's modules) can be instrumented", lp.plain.PkgPath, lp.module.Path)
+	}
 	if v := lp.module.GoVersion; v != "" {
 		lp.goVer = "go" + v
 	}
