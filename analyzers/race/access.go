@@ -11,8 +11,9 @@ import (
 // field (all instances of the struct type together), a package-level
 // variable, or a local variable shared by address or by a closure.
 type object struct {
-	key  string // identity, unique across packages
-	name string // reviewer words: "(counter.Counter).n", "pkg.total"
+	key   string        // identity, unique across packages
+	name  string        // reviewer words: "(counter.Counter).n", "pkg.total"
+	owner *ssa.Function // the function declaring a local variable, or nil
 }
 
 // An access is one read or write of an object.
@@ -114,7 +115,7 @@ func (c *checker) localObject(a *ssa.Alloc) object {
 		kind = "captured variable "
 	}
 	name := kind + a.Comment + " in " + funcName(a.Parent())
-	return object{key: "local:" + c.pass.Fset.Position(a.Pos()).String() + ":" + a.Comment, name: name}
+	return object{key: "local:" + c.pass.Fset.Position(a.Pos()).String() + ":" + a.Comment, name: name, owner: a.Parent()}
 }
 
 func globalKey(v *types.Var) string {

@@ -10,10 +10,17 @@
 // conflicting access:
 //
 //   - Inconsistent locking. The lock that guards a field or variable is
-//     inferred from the code, RacerX-style: when at least a third of the
-//     places that access it hold the same lock, an access holding no lock
-//     at all is reported together with a guarded access that conflicts
-//     with it (one of the two writes).
+//     inferred from the code, RacerX-style: when at least two functions,
+//     and at least half of the functions that access it, hold the same
+//     lock at all their accesses, an access holding no lock at all is
+//     reported together with a guarded access that conflicts with it (one
+//     of the two writes). Locks held by callers count: the entry locksets
+//     of package lockset, extended here through recursion and to function
+//     literals that only run as callbacks during a call (sort.Search,
+//     c.withLock(func() {...})), with the locks held at the call and
+//     around the callee's calls of the callback. A variable's own
+//     function, and callbacks it runs synchronously, are left to the
+//     goroutine check below, which knows the go statements and waits.
 //   - Wrong lock. An access that holds locks, but not the inferred guard,
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect.

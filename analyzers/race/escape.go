@@ -39,24 +39,23 @@ func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 }
 
 // escapePoints lists the instructions through which pointer v, or an
-// address derived from it, leaves the function.
+// address derived from it, may become visible to another goroutine:
+// stored into memory, sent on a channel, captured by a closure, passed
+// to a go or defer statement, or returned. Passing it to an ordinary
+// call is not counted: a constructor that calls an initialisation
+// method is still initialising (a callee that publishes the pointer is
+// not modelled).
 func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
 	refs := v.Referrers()
-	if refs == nil {
+	if refs == nil || depth > maxTraceDepth {
 		return out
 	}
 	for _, r := range *refs {
 		switch r := r.(type) {
-		case *ssa.FieldAddr:
-			if depth < maxTraceDepth {
-				out = escapePoints(r, depth+1, out)
-			}
-		case *ssa.IndexAddr:
-			if depth < maxTraceDepth {
-				out = escapePoints(r, depth+1, out)
-			}
-		case *ssa.UnOp, *ssa.DebugRef:
-			// a load through the pointer does not publish it
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert:
+			out = escapePoints(r.(ssa.Value), depth+1, out)
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.TypeAssert, *ssa.Field, *ssa.Index, *ssa.Lookup:
+			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
 			if r.Val == v {
 				out = append(out, r)

@@ -33,19 +33,20 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 	fi := &funcInfo{fn: fn, excluded: c.initOnly(fn)}
 	c.infos[fn] = fi
 	esc := newEscapes(fn)
+	ctx := c.ctx.held[fn]
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.UnOp:
 				if instr.Op == token.MUL {
-					c.addAccess(fi, esc, instr, instr.X, false)
+					c.addAccess(fi, esc, instr, instr.X, false, ctx)
 				}
 			case *ssa.Store:
-				c.addAccess(fi, esc, instr, instr.Addr, true)
+				c.addAccess(fi, esc, instr, instr.Addr, true, ctx)
 			case *ssa.Send:
 				fi.signals = true
 			case ssa.CallInstruction:
-				fi.calls = append(fi.calls, callSite{instr: instr, held: c.heldBefore(instr)})
+				fi.calls = append(fi.calls, callSite{instr: instr, held: c.heldBefore(instr).union(ctx)})
 				if isSignal(instr.Common()) {
 					fi.signals = true
 				}
@@ -55,13 +56,13 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 	return fi
 }
 
-func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write bool) {
+func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write bool, ctx heldSet) {
 	obj, root, path, ok := c.classifyAddr(addr)
 	if !ok {
 		return
 	}
 	a := &access{
-		obj: obj, write: write, held: c.heldBefore(instr),
+		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path,
 		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
 	}

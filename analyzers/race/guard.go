@@ -2,14 +2,19 @@ package race
 
 import (
 	"fmt"
-	"go/token"
 	"sort"
+
+	"golang.org/x/tools/go/ssa"
 )
 
-// minGuardShare is the smallest share of an object's access sites that
-// must hold a lock for the analyzer to infer that the lock guards it
-// (RacerX-style belief: code that usually locks means to always lock).
-const minGuardShareNum, minGuardShareDen = 1, 3
+// A lock is inferred to guard an object (RacerX-style belief: code that
+// usually locks means to always lock) when at least minGuardFuncs
+// functions, and at least minGuardShareNum/minGuardShareDen of the
+// functions accessing the object, hold it at all their accesses.
+const (
+	minGuardFuncs                      = 2
+	minGuardShareNum, minGuardShareDen = 1, 2
+)
 
 // checkGuards infers, for each field and variable, the lock that guards
 // it from the locks held where it is accessed, and reports accesses that
@@ -23,7 +28,9 @@ func (c *checker) checkGuards() {
 			continue
 		}
 		for _, a := range fi.accesses {
-			if a.preEscape {
+			if a.preEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {
+				// A local variable's own function orders its accesses
+				// with the goroutines it starts; see checkGoroutines.
 				continue
 			}
 			if _, ok := byObj[a.obj.key]; !ok {
@@ -39,8 +46,8 @@ func (c *checker) checkGuards() {
 
 // checkObjectGuard checks the accesses of one object.
 func (c *checker) checkObjectGuard(accs []*access) {
-	guard, guarded, sites := inferGuard(accs)
-	if guard == "" || guarded*minGuardShareDen < sites*minGuardShareNum {
+	guard, guarded, funcs := inferGuard(accs)
+	if guard == "" || guarded < minGuardFuncs || guarded*minGuardShareDen < funcs*minGuardShareNum {
 		return
 	}
 	var withGuard []*access
@@ -58,27 +65,27 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			continue
 		}
 		if len(a.held) == 0 {
-			c.reportUnguarded(a, other, guard, guarded, sites)
+			c.reportUnguarded(a, other, guard, guarded, funcs)
 		} else {
 			c.reportWrongLock(a, other)
 		}
 	}
 }
 
-// inferGuard returns the lock class held at the most access sites of an
-// object (one site per source position), how many sites hold it, and
-// the number of sites.
-func inferGuard(accs []*access) (guard string, guarded, sites int) {
-	perSite := map[token.Pos]heldSet{}
+// inferGuard returns the lock class that the most functions accessing an
+// object hold at all their accesses to it, how many functions do, and
+// how many functions access the object.
+func inferGuard(accs []*access) (guard string, guarded, funcs int) {
+	perFunc := map[*ssa.Function]heldSet{}
 	for _, a := range accs {
-		if h, ok := perSite[a.pos]; ok {
-			perSite[a.pos] = intersect(h, a.held)
+		if h, ok := perFunc[a.fn]; ok {
+			perFunc[a.fn] = intersect(h, a.held)
 		} else {
-			perSite[a.pos] = a.held
+			perFunc[a.fn] = a.held
 		}
 	}
 	count := map[string]int{}
-	for _, h := range perSite {
+	for _, h := range perFunc {
 		for _, l := range h {
 			count[l.Class]++
 		}
@@ -88,7 +95,7 @@ func inferGuard(accs []*access) (guard string, guarded, sites int) {
 			guard, guarded = class, n
 		}
 	}
-	return guard, guarded, len(perSite)
+	return guard, guarded, len(perFunc)
 }
 
 // preferWrites orders accesses so that at each position a write comes
@@ -120,10 +127,10 @@ func conflicting(a *access, others []*access) *access {
 	return best
 }
 
-func (c *checker) reportUnguarded(a, other *access, guard string, guarded, sites int) {
-	msg := fmt.Sprintf("possible data race: %s %s %s without holding %s; %s %s it holding %s (%d of %d access sites hold %s)",
+func (c *checker) reportUnguarded(a, other *access, guard string, guarded, funcs int) {
+	msg := fmt.Sprintf("possible data race: %s %s %s without holding %s; %s %s it holding %s (%d of %d functions accessing it hold %s)",
 		funcName(a.fn), a.verb(), a.obj.name, guard,
-		funcName(other.fn), other.verb(), other.held, guarded, sites, guard)
+		funcName(other.fn), other.verb(), other.held, guarded, funcs, guard)
 	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("%s %s without holding %s", a.verb(), a.obj.name, guard), ""),
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
 }

@@ -38,6 +38,7 @@ type checker struct {
 	starts    map[token.Pos]token.Pos // selector, call and go positions -> expression start
 	impls     map[implKey][]*ssa.Function
 	reported  map[reportKey]bool
+	ctx       contexts
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -56,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.locks = pass.ResultOf[lockset.Analyzer].(*lockset.Result)
 	c.onceFuncs = findOnceFuncs(c.funcs)
 	c.indexExprStarts(pass.Files)
+	c.computeContexts()
 
 	c.checkGuards()
 	c.checkGoroutines()

@@ -3,6 +3,7 @@
 package counter
 
 import (
+	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -17,8 +18,12 @@ type Counter struct {
 func NewCounter(start int) *Counter {
 	c := &Counter{}
 	c.n = start
+	c.init()
+	c.n++
 	return c
 }
+
+func (c *Counter) init() {}
 
 func (c *Counter) Inc() {
 	c.mu.Lock()
@@ -49,15 +54,35 @@ func (c *Counter) Reset() {
 	c.n = 0 // want `possible data race: \(\*counter.Counter\).Reset writes \(counter.Counter\).n without holding \(counter.Counter\).mu`
 }
 
-// Quiet is suppressed on purpose.
-func (c *Counter) Quiet() int {
-	return c.n //nolint:race // approximate value is fine here
+// Debug reads n without the lock on purpose; both findings are
+// suppressed, with //nolint on the line and //confirm:ignore above it.
+func (c *Counter) Debug() (int, int) {
+	a := c.n //nolint:race // approximate value is fine here
+	//confirm:ignore benign read for logging
+	b := c.n
+	return a, b
 }
 
-// Ignored is suppressed with the confirm comment on the line above.
-func (c *Counter) Ignored() int {
-	//confirm:ignore benign read for logging
-	return c.n
+// withLock runs f with c.mu held.
+func (c *Counter) withLock(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f()
+}
+
+// Double runs a callback under the lock: not a race.
+func (c *Counter) Double() {
+	c.withLock(func() {
+		c.n *= 2
+	})
+}
+
+// Find searches under the lock with a closure that sort.Search calls
+// synchronously: not a race.
+func (c *Counter) Find(xs []int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return sort.Search(len(xs), func(i int) bool { return xs[i] >= c.n })
 }
 
 // Pair guards a with mu1 but b is touched under two different locks.

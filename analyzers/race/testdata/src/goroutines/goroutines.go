@@ -177,3 +177,24 @@ func UseConfig() string {
 	go func() { fmt.Println(config()["a"]) }()
 	return config()["a"]
 }
+
+// Collect appends under a mutex in the goroutines and reads the result
+// after they are done: not a race.
+func Collect(xs []int) []int {
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		out []int
+	)
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			out = append(out, x*x)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return out
+}

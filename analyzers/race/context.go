@@ -1,0 +1,227 @@
+package race
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxContextRounds bounds the rounds of the entry-context fixpoint.
+const maxContextRounds = 16
+
+// An entrySite is a place where a function of the package starts
+// running inside the caller's context: a direct call, or a call that
+// receives a function literal as an argument (a callback).
+type entrySite struct {
+	caller *ssa.Function
+	call   *ssa.Call
+	held   heldSet // locks held there, including the callee's own locks around the callback
+}
+
+// contexts records how the functions of the package are entered.
+type contexts struct {
+	// held is the entry context of each function: the locks held at all
+	// its entry sites, when the package sees all of them (an unexported
+	// function never used as a value, or a function literal only ever
+	// called or passed to calls). It extends the lockset analysis'
+	// entry locksets through recursion and callbacks.
+	held map[*ssa.Function]heldSet
+	// callers maps a function literal that only runs synchronously
+	// (called, passed to calls, or deferred) to the functions it runs in.
+	callers map[*ssa.Function][]*ssa.Function
+}
+
+// computeContexts finds the entry sites of the package's functions and
+// solves for their entry contexts as a greatest fixpoint: a function's
+// context is the intersection, over its entry sites, of the locks held
+// there plus the caller's own context.
+func (c *checker) computeContexts() {
+	c.ctx = contexts{held: map[*ssa.Function]heldSet{}, callers: map[*ssa.Function][]*ssa.Function{}}
+	local := map[*ssa.Function]bool{}
+	for _, fn := range c.funcs {
+		local[fn] = true
+	}
+	sites := map[*ssa.Function][]entrySite{}
+	open := map[*ssa.Function]bool{} // entered from somewhere the package cannot see
+	invoked := map[string]bool{}
+	var ops []*ssa.Value
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ops = c.scanEntries(fn, instr, local, sites, open, invoked, ops)
+			}
+		}
+	}
+	top := map[*ssa.Function]bool{}
+	var eligible []*ssa.Function
+	for _, fn := range c.funcs {
+		if open[fn] || len(sites[fn]) == 0 || exportedEntry(fn, invoked) {
+			continue
+		}
+		eligible = append(eligible, fn)
+		top[fn] = true
+	}
+	for round, changed := 0, true; changed && round < maxContextRounds; round++ {
+		changed = false
+		for _, fn := range eligible {
+			var acc heldSet
+			seen := false
+			for _, s := range sites[fn] {
+				if top[s.caller] {
+					continue
+				}
+				h := s.held.union(c.ctx.held[s.caller])
+				if seen {
+					acc = intersect(acc, h)
+				} else {
+					acc, seen = h, true
+				}
+			}
+			if !seen || !top[fn] && equalHeld(acc, c.ctx.held[fn]) {
+				continue
+			}
+			top[fn] = false
+			c.ctx.held[fn] = acc
+			changed = true
+		}
+	}
+	for fn := range top {
+		if top[fn] {
+			delete(c.ctx.held, fn)
+		}
+	}
+}
+
+// scanEntries records what instr in fn tells about how functions are
+// entered.
+func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map[*ssa.Function]bool,
+	sites map[*ssa.Function][]entrySite, open map[*ssa.Function]bool, invoked map[string]bool, ops []*ssa.Value) []*ssa.Value {
+	if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().IsInvoke() {
+		invoked[ci.Common().Method.Name()] = true
+	}
+	ops = instr.Operands(ops[:0])
+	for i, op := range ops {
+		callee := funcValue(*op)
+		if callee == nil || !local[callee] {
+			continue
+		}
+		if _, ok := instr.(*ssa.MakeClosure); ok && i == 0 {
+			continue // the closure's own function: its uses are the closure's
+		}
+		switch instr := instr.(type) {
+		case *ssa.Call:
+			if instr.Call.Value == *op {
+				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: c.heldBefore(instr)})
+			} else if callee.Parent() != nil {
+				h := c.heldBefore(instr).union(c.paramCallHeld(instr, *op))
+				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: h})
+			} else {
+				open[callee] = true
+			}
+			if callee.Parent() != nil {
+				c.ctx.callers[callee] = append(c.ctx.callers[callee], fn)
+			}
+		case *ssa.Defer:
+			open[callee] = true
+			if callee.Parent() != nil {
+				c.ctx.callers[callee] = append(c.ctx.callers[callee], fn)
+			}
+		default:
+			open[callee] = true
+			c.ctx.callers[callee] = append(c.ctx.callers[callee], nil) // escapes
+		}
+	}
+	return ops
+}
+
+// funcValue returns the function that v denotes: a function, or a
+// closure of one.
+func funcValue(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		return fn
+	}
+	return nil
+}
+
+// exportedEntry reports whether fn may be called from other packages or
+// through an interface: exported, or a method named like an interface
+// method the package invokes.
+func exportedEntry(fn *ssa.Function, invoked map[string]bool) bool {
+	if fn.Parent() != nil {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Exported() || obj.Name() == "init" || obj.Name() == "main" {
+		return true
+	}
+	return fn.Signature.Recv() != nil && invoked[obj.Name()]
+}
+
+// paramCallHeld returns the locks that the static callee of call holds at
+// every call of the parameter that receives v, or nil.
+func (c *checker) paramCallHeld(call *ssa.Call, v ssa.Value) heldSet {
+	callee := call.Call.StaticCallee()
+	if callee == nil || !c.isLocal(callee) {
+		return nil
+	}
+	var param *ssa.Parameter
+	for i, arg := range call.Call.Args {
+		if arg == v && i < len(callee.Params) {
+			param = callee.Params[i]
+		}
+	}
+	if param == nil {
+		return nil
+	}
+	var held heldSet
+	n := 0
+	for _, r := range *param.Referrers() {
+		inner, ok := r.(*ssa.Call)
+		if !ok || inner.Call.Value != param {
+			return nil // stored, passed on, or started as a goroutine
+		}
+		h := c.heldBefore(inner)
+		if n == 0 {
+			held = h
+		} else {
+			held = intersect(held, h)
+		}
+		n++
+	}
+	return held
+}
+
+// runsIn reports whether fn runs only inside owner's own goroutine and
+// call: it is owner, or a function literal that is only called, passed
+// to calls, or deferred by functions that run in owner.
+func (c *checker) runsIn(fn, owner *ssa.Function, depth int) bool {
+	if fn == owner {
+		return true
+	}
+	callers := c.ctx.callers[fn]
+	if fn.Parent() == nil || len(callers) == 0 || depth > maxTraceDepth {
+		return false
+	}
+	for _, caller := range callers {
+		if caller == nil || !c.runsIn(caller, owner, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalHeld(a, b heldSet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
