@@ -2,7 +2,7 @@
 # of the runtime module (confirm/rt is its own module, so ./... does not reach it).
 GO ?= go
 
-.PHONY: test lint build
+.PHONY: test lint build lint-plugin
 test:
 	$(GO) test ./...
 	cd confirm/rt && $(GO) test ./...
@@ -15,3 +15,10 @@ lint:
 	$(GO) vet ./...
 	cd confirm/rt && $(GO) vet ./...
 	golangci-lint run ./...
+
+# lint-plugin builds ./custom-gcl: golangci-lint with the Confirm analyzers
+# as the module plugin "confirm", as .custom-gcl.yml says. It needs a
+# golangci-lint binary and network access (golangci-lint custom clones
+# golangci-lint with git); analyzers/golangci/e2e_test.go builds it offline.
+lint-plugin:
+	golangci-lint custom

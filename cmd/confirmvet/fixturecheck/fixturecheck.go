@@ -20,9 +20,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/confirm-go/confirm/analyzers/lockorder"
-	"github.com/confirm-go/confirm/analyzers/race"
 )
 
 // An Expectation says that Analyzer must report at least one finding in
@@ -103,35 +100,13 @@ func Read(dir string) ([]Expectation, error) {
 	return exps, nil
 }
 
-// Stub reports whether the named analyzer is still the placeholder that
-// reports nothing (its Doc is "stub").
-func Stub(analyzer string) bool {
-	switch analyzer {
-	case lockorder.Analyzer.Name:
-		return lockorder.Analyzer.Doc == "stub"
-	case race.Analyzer.Name:
-		return race.Analyzer.Doc == "stub"
-	}
-	return false
-}
-
-// AnyReports reports whether at least one expectation belongs to an
-// analyzer that is not a stub, that is, whether the driver must find
-// something and exit accordingly.
-func AnyReports(exps []Expectation) bool {
-	return slices.ContainsFunc(exps, func(e Expectation) bool { return !Stub(e.Analyzer) })
-}
-
-// Check runs one subtest per expectation, skipped while its analyzer is a
-// stub, that fails when no finding meets it, and fails t for every finding
-// that meets no expectation (a false positive).
+// Check runs one subtest per expectation, which fails when no finding
+// meets it, and fails t for every finding that meets no expectation (a
+// false positive).
 func Check(t *testing.T, exps []Expectation, got []Finding) {
 	t.Helper()
 	for _, e := range exps {
 		t.Run(e.File+"/"+e.Analyzer, func(t *testing.T) {
-			if Stub(e.Analyzer) {
-				t.Skipf("analyzer %s is still a stub that reports nothing", e.Analyzer)
-			}
 			if !slices.ContainsFunc(got, e.Meets) {
 				t.Errorf("no %s finding in %s on any of lines %v; got:\n%s", e.Analyzer, e.File, e.Lines, list(got))
 			}
