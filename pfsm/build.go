@@ -52,6 +52,10 @@ func Program(pkgs []*packages.Package) (*Graph, error) {
 	if err := packageErrors(pkgs); err != nil {
 		return nil, err
 	}
+	// The generated test main packages ("p.test") hold no user code.
+	pkgs = slices.DeleteFunc(slices.Clone(pkgs), func(p *packages.Package) bool {
+		return p.Name == "main" && strings.HasSuffix(p.ID, ".test")
+	})
 	prog, ssaPkgs := ssautil.Packages(pkgs, ssa.BuilderMode(0))
 	for i, p := range ssaPkgs {
 		if p == nil {

@@ -53,4 +53,21 @@
 // where n_0 is the node of the top frame's current operation and n_i the
 // return-site node of frame i's call, stopping at the first frame whose
 // function cannot return.
+//
+// # Use
+//
+// Load the packages whose functions should have nodes (every package that
+// holds a key location, and the tests that run them), build the graph
+// once, and compute the tables of each sequence's key locations:
+//
+//	pkgs, err := pfsm.Load(dir, true, "./...")
+//	g, err := pfsm.Program(pkgs)
+//	d, err := g.Distances([]pfsm.Target{{File: "/abs/path/x.go", Line: 42}})
+//
+// The *rt.Distances travels to the test process as JSON; there
+// d.Compile() prepares it and d.FromPCs(target, pcs) scores a goroutine
+// from the program counters runtime.Callers captured at its scheduling
+// point. Functions of packages that were not loaded are opaque: they cost
+// 2 to step over, and are only looked into through the functions passed
+// to them as arguments.
 package pfsm

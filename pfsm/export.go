@@ -102,12 +102,34 @@ func (g *Graph) lineOps(f *function) []lineOp {
 			}
 		}
 	}
+	// Deferred calls run at the closing brace of a function that ends
+	// without a return statement, where there is no instruction.
+	if _, ok := best[f.end]; !ok {
+		if exit, ok := f.exitSeg(); ok {
+			best[f.end] = lineOp{line: f.end, seg: exit}
+		}
+	}
 	ops := make([]lineOp, 0, len(best))
 	for _, op := range best {
 		ops = append(ops, op)
 	}
 	slices.SortFunc(ops, func(a, b lineOp) int { return a.line - b.line })
 	return ops
+}
+
+// exitSeg returns the segment that runs the deferred calls, else the
+// first returning segment.
+func (f *function) exitSeg() (int32, bool) {
+	ret := int32(-1)
+	for i := range f.segs {
+		if f.segs[i].kind == runDefersSeg {
+			return int32(i), true
+		}
+		if ret < 0 && f.succs(i, func(int32) {}) {
+			ret = int32(i)
+		}
+	}
+	return ret, ret >= 0
 }
 
 // rank orders the instructions of a line as candidates for the operation a
@@ -137,7 +159,10 @@ func (g *Graph) callSites(f *function) []rt.Call {
 		if s.kind != callSeg && s.kind != goSeg {
 			continue
 		}
-		pos := g.position(s.call.Pos())
+		// The call's left parenthesis: where a caller frame stands, also
+		// for go statements (the instrumented statement's wrapper calls
+		// the function there), whose own position is the go keyword.
+		pos := g.position(s.call.Common().Pos())
 		if !pos.IsValid() || filepath.ToSlash(pos.Filename) != f.file {
 			continue
 		}

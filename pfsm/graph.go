@@ -26,8 +26,7 @@ const externalCost = 2
 // A Graph is the interprocedural control-flow graph of the analyzed
 // packages with its target-independent tables (summaries, distances to
 // function exits). It is built once per program; Distances then computes
-// the tables of any set of targets. A Graph is not safe for concurrent
-// use.
+// the tables of any set of targets, and may be called concurrently.
 type Graph struct {
 	fset  *token.FileSet
 	funcs []*function // by Distances.Funcs index

@@ -32,6 +32,9 @@ func TestTestVariants(t *testing.T) {
 	}
 	seen := make(map[string]bool)
 	for _, f := range d.Funcs {
+		if ff := d.Files[f.File]; ff != filepath.ToSlash(testFile) && ff != filepath.ToSlash(file) {
+			t.Errorf("function %s of file %s: only the package's files have functions", f.Name, ff)
+		}
 		k := fmt.Sprintf("%s:%d:%s", d.Files[f.File], f.Start, f.Name)
 		if seen[k] {
 			t.Errorf("function %s appears twice", k)

@@ -20,15 +20,17 @@ const Infinity = math.MaxInt32
 // goroutine's call stack, how far the goroutine is from a key location.
 //
 // The tables are over nodes of the interprocedural control-flow graph: a
-// node is a segment of a basic block that ends at a call (or at the end of
-// the block). Only the nodes a stack frame can map to are listed: for every
-// source line of a function the node of the operation at that line (the
-// top frame's position), and for every call site its return-site node (a
-// caller frame's position).
+// node is a segment of a basic block that ends at a call or at the end of
+// the block, or before a channel operation. Only the nodes a stack frame
+// can map to are listed: for every source line of a function the node of
+// the operation at that line (the top frame's position), for every call
+// site its return-site node (a caller frame's position), and every
+// function's entry.
 //
 // A Distances is built by the driver, travels to the test process as JSON,
-// and must be compiled with Compile before Lookup or FromPCs is used. A
-// compiled Distances is safe for concurrent use.
+// and must be compiled with Compile before it answers queries (Lookup,
+// FromPCs, LookupStart, FromFuncPC). A compiled Distances is safe for
+// concurrent use.
 type Distances struct {
 	// Files are the source files of Funcs, as the compiler records them
 	// (absolute paths, forward slashes).
@@ -517,14 +519,15 @@ func (d *Distances) resolve(c *compiledDistances, fr Frame) (position, bool) {
 	return p, ok || len(p.callers) > 0
 }
 
-// pickTop chooses the function of a top frame: the innermost of the kind
-// the frame's name says with an operation at the line, else the innermost
-// with one, else the innermost with an operation before the line.
+// pickTop chooses the function of a top frame: the innermost function of
+// the kind the frame's name says (a literal or not) with an operation at
+// the line, else with an operation before it; else the innermost function
+// with an operation at the line, else before it.
 func pickTop(sites []site) (site, bool) {
 	for _, want := range []func(site) bool{
 		func(st site) bool { return st.named && st.exact },
-		func(st site) bool { return st.exact },
 		func(st site) bool { return st.named && st.op >= 0 },
+		func(st site) bool { return st.exact },
 		func(st site) bool { return st.op >= 0 },
 	} {
 		for _, st := range sites {

@@ -10,7 +10,7 @@ func tgt() {
 	sink++ // @t
 }
 
-func a() {}
+func a() {} // @a
 
 func b() {}
 
@@ -207,9 +207,15 @@ func withCallback(xs []int) {
 func spawner3() {
 	go func() { // @g3
 		a() // @g3a
-	}()
+	}() // @g3e
 	tgt()
 }
+
+// Deferred calls run at the closing brace.
+func deferAfter() {
+	defer a()
+	tgt()
+} // @de
 
 // A goroutine stopped at a channel operation has passed the statements
 // before it.
@@ -218,4 +224,30 @@ func chanOps(ch chan int) {
 	ch <- 1  // @ch1
 	sink = 2
 	<-ch // @ch2
+}
+
+// Method values and method expressions go through synthetic wrappers
+// ($bound, $thunk).
+type runner struct{}
+
+func (runner) run() {
+	a()
+	tgt()
+}
+
+func apply2(g func()) {
+	g() // @ap2
+}
+
+func bound() {
+	var r runner
+	apply2(r.run)
+}
+
+func applyT(g func(runner)) {
+	g(runner{}) // @apt
+}
+
+func thunk() {
+	applyT(runner.run)
 }
