@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+func TestPrintText(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(wd, "abba", "abba.go")
+	testFile := filepath.Join(wd, "abba", "abba_test.go")
+	ev := func(step, g int, op string, obj int, kind, name, f string, line, choice int) runner.Event {
+		return runner.Event{Event: rt.Event{Step: step, G: g, Op: op, Object: obj, ObjectKind: kind, File: f, Line: line, Choice: choice}, Name: name}
+	}
+	rep := &report{
+		Package: "example.com/bank/abba",
+		Arg:     "./abba",
+		Tests:   []string{"TestTransfer"},
+		Seed:    7,
+		Stats:   rt.Stats{Executions: 3, Steps: 40, Seconds: 0.5},
+		Result: &runner.Result{
+			Package: "example.com/bank/abba",
+			Test:    "TestTransfer",
+			Verdict: rt.VerdictError,
+			Failure: &rt.Failure{Kind: rt.FailDeadlock, Message: "wait-for cycle among lock waiters", Goroutines: []int{1, 2}},
+			Trace: []runner.Event{
+				ev(1, 0, "go", 0, "", "", testFile, 12, 1),
+				ev(2, 0, "go", 0, "", "", testFile, 16, 2),
+				ev(3, 1, "lock", 1, "mutex", "(*abba.Account).mu", file, 26, 0),
+				ev(4, 2, "lock", 2, "mutex", "(*abba.Account).mu", file, 26, 0),
+			},
+			Goroutines: []rt.Goroutine{
+				{ID: 0, Parent: -1},
+				{ID: 1, Parent: 0, File: testFile, Line: 12, Func: "example.com/bank/abba.TestTransfer.func1"},
+				{ID: 2, Parent: 0, File: testFile, Line: 16, Func: "example.com/bank/abba.TestTransfer.func2"},
+			},
+			Token: "c1.TestTransfer.races.v1.AAAA",
+		},
+	}
+	var out bytes.Buffer
+	err = rep.write(&out, false)
+	var st *exitStatus
+	if !errors.As(err, &st) || st.code != exitFound {
+		t.Errorf("write returned %v, want exit status %d", err, exitFound)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"confirm run: deadlock in TestTransfer of example.com/bank/abba",
+		"    wait-for cycle among lock waiters",
+		"goroutine 0: the test TestTransfer",
+		"go -> goroutine 1",
+		"abba/abba_test.go:12",
+		"goroutine 1: spawned by goroutine 0 at abba/abba_test.go:12, runs abba.TestTransfer.func1  [involved in the failure]",
+		"lock  (*abba.Account).mu [mutex #1]  abba/abba.go:26",
+		"confirm replay -token c1.TestTransfer.races.v1.AAAA ./abba",
+		"3 executions, 40 steps, 0.50s (seed 7)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// Steps of one goroutine are listed together, in order.
+	if i, j := strings.Index(got, "goroutine 1:"), strings.Index(got, "goroutine 2:"); i < 0 || j < i {
+		t.Errorf("goroutines out of order:\n%s", got)
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s", got)
+	}
+}
+
+func TestStatusOf(t *testing.T) {
+	for verdict, want := range map[string]int{
+		rt.VerdictNone:        exitClean,
+		rt.VerdictError:       exitFound,
+		runner.VerdictCrashed: exitFound,
+		rt.VerdictStuck:       exitError,
+		rt.VerdictDiverged:    exitError,
+	} {
+		code := exitClean
+		var st *exitStatus
+		if errors.As(statusOf(&runner.Result{Verdict: verdict}), &st) {
+			code = st.code
+		}
+		if code != want {
+			t.Errorf("status of verdict %q = %d, want %d", verdict, code, want)
+		}
+	}
+}
