@@ -3,6 +3,7 @@ package rt
 import (
 	"encoding/json"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,5 +156,36 @@ func BenchmarkDistancesFromPCs(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		d.FromPCs(0, pcs)
+	}
+}
+
+// BenchmarkDistancesFromPCsNewStack measures FromPCs on stacks it has not
+// seen whole (the program counters themselves are cached): a goroutine
+// that moved since the last decision.
+func BenchmarkDistancesFromPCsNewStack(b *testing.B) {
+	pcs, file, line := probe()
+	d := &Distances{
+		Files:   []string{file},
+		Funcs:   []Func{{Name: "probe", File: 0, Start: line - 2, End: line + 3, Lines: []int32{int32(line)}, Nodes: []int32{0}}},
+		End:     []int32{3},
+		Targets: []Target{{File: file, Line: line, Nodes: []int32{0}, Dist: []int32{5}}},
+	}
+	if err := d.Compile(); err != nil {
+		b.Fatal(err)
+	}
+	stack := append(slices.Clone(pcs), 0)
+	const variants = 1 << 16 // more than the memo holds
+	for i := range variants {
+		stack[len(stack)-1] = uintptr(i) // not a program counter: an unknown frame
+		d.FromPCs(0, stack)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		stack[len(stack)-1] = uintptr(i % variants)
+		i++
+		if h := d.FromPCs(0, stack); h != 5 {
+			b.Fatalf("FromPCs = %d, want 5", h)
+		}
 	}
 }
