@@ -72,7 +72,8 @@ type function struct {
 }
 
 // A segment is a node: instructions block.Instrs[from:to] of one block,
-// ending with a call (kind != plain) or with the block's terminator.
+// ending with a call (callSeg, goSeg, deferSeg, runDefersSeg), before a
+// channel operation (splitSeg) or with the block's terminator (plain).
 type segment struct {
 	block    *ssa.BasicBlock
 	from, to int
