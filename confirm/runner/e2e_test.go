@@ -32,7 +32,7 @@ var fixtures = []struct {
 // replays is how many times each found token is replayed.
 const replays = 10
 
-func fixtureDir(t *testing.T, module string) string {
+func fixtureDir(t testing.TB, module string) string {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", module))
 	if err != nil {
@@ -41,7 +41,7 @@ func fixtureDir(t *testing.T, module string) string {
 	return dir
 }
 
-func build(t *testing.T, module, pkg string, accesses bool) *runner.Binary {
+func build(t testing.TB, module, pkg string, accesses bool) *runner.Binary {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds instrumented test binaries")

@@ -1,0 +1,93 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+)
+
+// BenchmarkOverhead measures what instrumentation costs a test suite: the
+// wall time of the package's test binary built plainly (as go test builds
+// it), of the instrumented binary run without CONFIRM_CONFIG (the
+// instrumentation's fast paths), and of the instrumented binary with one
+// controlled execution of every test (Config.Test empty, MaxExecs 1). It
+// reports the plain time and both ratios, measured in the same iteration
+// so that the machine's noise affects them alike:
+//
+//	go test -run '^$' -bench Overhead -benchtime 10x ./confirm/runner
+func BenchmarkOverhead(b *testing.B) {
+	for _, fx := range []struct {
+		module, pkg string
+		accesses    bool
+	}{
+		{"bench", "wordcount", true},
+		{"bench", "wordcount", false},
+		{"bank", "abbafixed", true},
+		{"pipeline", "eventsfixed", true},
+	} {
+		name := fx.module + "/" + fx.pkg
+		if !fx.accesses {
+			name += "/races=false"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := fixtureDir(b, fx.module)
+			plain := filepath.Join(b.TempDir(), "plain.test")
+			cmd := exec.Command("go", "test", "-c", "-o", plain, "./"+fx.pkg)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("go test -c: %v\n%s", err, out)
+			}
+			bin := build(b, fx.module, fx.pkg, fx.accesses)
+			cfg := filepath.Join(b.TempDir(), "config.json")
+			data, err := json.Marshal(rt.Config{
+				Strategy:   "random",
+				Seed:       1,
+				MaxExecs:   1,
+				ResultFile: filepath.Join(b.TempDir(), "result.json"),
+				Locations:  bin.Locations,
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(cfg, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			var tPlain, tInstr, tControlled time.Duration
+			for b.Loop() {
+				tPlain += timeTests(b, plain, bin.PkgDir, "")
+				tInstr += timeTests(b, bin.Path, bin.PkgDir, "")
+				tControlled += timeTests(b, bin.Path, bin.PkgDir, cfg)
+			}
+			b.ReportMetric(float64(tPlain.Milliseconds())/float64(b.N), "plain-ms/op")
+			b.ReportMetric(float64(tInstr)/float64(tPlain), "instrumented/plain")
+			b.ReportMetric(float64(tControlled)/float64(tPlain), "controlled/plain")
+		})
+	}
+}
+
+// timeTests runs every test of a test binary once and returns its wall
+// time; config, when not empty, is the CONFIRM_CONFIG file.
+func timeTests(b *testing.B, path, dir, config string) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	if config != "" {
+		cmd.Env = append(cmd.Env, rt.EnvConfig+"="+config)
+	}
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s (config %q): %v\n%s", path, config, err, out)
+	}
+	return d
+}
