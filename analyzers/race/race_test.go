@@ -1,12 +1,15 @@
 package race_test
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/confirm-go/confirm/analyzers/race"
+	"github.com/confirm-go/confirm/analyzers/warning"
 )
 
 func TestAnalyzer(t *testing.T) {
@@ -18,17 +21,109 @@ func TestAnalyzer(t *testing.T) {
 	tests := []struct {
 		name     string
 		analyzer *analysis.Analyzer
-		pkgs     []string
+		pkg      string
+		shape    []shape // warnings whose structure is checked beyond the message
 	}{
-		{"lock discipline", &noFacts, []string{"counter"}},
-		{"goroutines", &noFacts, []string{"goroutines"}},
-		{"unusual code", &noFacts, []string{"odd"}},
-		{"cgo", &noFacts, []string{"cgouse"}},
-		{"facts across packages", race.Analyzer, []string{"app"}},
+		{"lock discipline", &noFacts, "counter", []shape{{
+			primaryFunc: "(*counter.Counter).Peek",
+			objects:     []string{"(counter.Counter).n"},
+			sites: []warning.Site{
+				{Access: warning.AccessRead, Object: "(counter.Counter).n", Func: "(*counter.Counter).Peek", FuncLine: 1,
+					Role: "reads (counter.Counter).n without holding (counter.Counter).mu"},
+				{Access: warning.AccessWrite, Object: "(counter.Counter).n", Held: []string{"(counter.Counter).mu"}},
+			},
+			column: 9, // "return c.n": the selector expression, not the statement
+		}}},
+		{"goroutines", &noFacts, "goroutines", []shape{{
+			primaryFunc: "goroutines.Captured$1",
+			objects:     []string{"captured variable sum in goroutines.Captured"},
+			sites: []warning.Site{
+				{Access: warning.AccessWrite, Func: "goroutines.Captured$1", Goroutine: "goroutines.Captured$1", FuncLine: 2},
+				{Access: warning.AccessRead, Func: "goroutines.Captured", FuncLine: 7},
+			},
+			column: 4,
+		}}},
+		{"unusual code", &noFacts, "odd", nil},
+		{"cgo", &noFacts, "cgouse", nil},
+		{"facts across packages", race.Analyzer, "app", []shape{{
+			primaryFunc: "app.Report",
+			objects:     []string{"stats.Total"},
+			sites: []warning.Site{
+				{Access: warning.AccessRead, Func: "app.Report"},
+				{Access: warning.AccessWrite, Func: "app.Report", Goroutine: "stats.Record", Chain: []string{"stats.Record"}},
+			},
+		}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			analysistest.Run(t, analysistest.TestData(), tt.analyzer, tt.pkgs...)
+			results := analysistest.Run(t, analysistest.TestData(), tt.analyzer, tt.pkg)
+			for _, r := range results {
+				if r.Err != nil {
+					t.Fatalf("analysis failed: %v", r.Err)
+				}
+				res, ok := r.Result.(*warning.Result)
+				if !ok {
+					t.Fatalf("result of %s is %T, want *warning.Result", r.Pass.Pkg.Path(), r.Result)
+				}
+				for _, s := range tt.shape {
+					s.check(t, res)
+				}
+			}
 		})
+	}
+}
+
+// A shape is the expected structure of one warning, found by the Func of
+// its first site. Zero fields of expected sites are not checked.
+type shape struct {
+	primaryFunc string
+	objects     []string
+	sites       []warning.Site
+	column      int
+}
+
+func (s shape) check(t *testing.T, res *warning.Result) {
+	t.Helper()
+	var w *warning.Warning
+	for _, x := range res.Warnings {
+		if len(x.Sites) > 0 && x.Sites[0].Func == s.primaryFunc {
+			w = x
+			break
+		}
+	}
+	if w == nil {
+		t.Errorf("no warning with first site in %s", s.primaryFunc)
+		return
+	}
+	if w.Kind != warning.Race || w.Analyzer != "race" || w.ID == "" {
+		t.Errorf("warning %s: kind %q, analyzer %q, ID %q", s.primaryFunc, w.Kind, w.Analyzer, w.ID)
+	}
+	if !slices.Equal(w.Objects, s.objects) {
+		t.Errorf("warning %s: objects %q, want %q", s.primaryFunc, w.Objects, s.objects)
+	}
+	if len(w.Sites) != len(s.sites) {
+		t.Fatalf("warning %s: %d sites, want %d", s.primaryFunc, len(w.Sites), len(s.sites))
+	}
+	for i, want := range s.sites {
+		got := w.Sites[i]
+		if !got.Pos.IsValid() {
+			t.Errorf("warning %s: site %d has no position", s.primaryFunc, i)
+		}
+		check := func(field string, got, want any) {
+			if !reflect.ValueOf(want).IsZero() && !reflect.DeepEqual(got, want) {
+				t.Errorf("warning %s: site %d %s = %v, want %v", s.primaryFunc, i, field, got, want)
+			}
+		}
+		check("Access", got.Access, want.Access)
+		check("Object", got.Object, want.Object)
+		check("Func", got.Func, want.Func)
+		check("FuncLine", got.FuncLine, want.FuncLine)
+		check("Goroutine", got.Goroutine, want.Goroutine)
+		check("Role", got.Role, want.Role)
+		check("Held", got.Held, want.Held)
+		check("Chain", got.Chain, want.Chain)
+	}
+	if s.column != 0 && w.Sites[0].Position.Column != s.column {
+		t.Errorf("warning %s: column %d, want %d (start of the access expression)", s.primaryFunc, w.Sites[0].Position.Column, s.column)
 	}
 }

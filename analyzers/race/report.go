@@ -30,9 +30,6 @@ func siteOf(a *access, role, goroutine string) warning.Site {
 	if a.write {
 		s.Access = warning.AccessWrite
 	}
-	if a.ext != "" {
-		s.Chain = append(append([]string(nil), a.chain...), a.ext)
-	}
 	s.FuncLine = funcLine(a.fn, a.pos)
 	return s
 }

@@ -198,3 +198,40 @@ func Collect(xs []int) []int {
 	wg.Wait()
 	return out
 }
+
+// Two goroutines of the same function write the same variable.
+func Two() {
+	n := 0
+	go func() {
+		n = 1 // want `possible data race: captured variable n in goroutines.Two is written by goroutine goroutines.Two\$1 and read by goroutine goroutines.Two\$2`
+	}()
+	go func() {
+		fmt.Println(n)
+	}()
+}
+
+// The worker reaches the spawner's object through its parameter.
+type tally struct{ hits int }
+
+func worker(t *tally) {
+	t.hits++ // want `possible data race: \(goroutines.tally\).hits is written by goroutine goroutines.worker and read by goroutines.StartWorker`
+}
+
+func StartWorker() int {
+	t := &tally{}
+	t.hits = 1
+	go worker(t)
+	return t.hits
+}
+
+// Results come back over a channel the goroutine sends on: not a race.
+func SendBack() int {
+	res := make(chan int)
+	count := 0
+	go func() {
+		count = 10
+		res <- count
+	}()
+	v := <-res
+	return v + count
+}
