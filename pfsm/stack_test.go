@@ -93,6 +93,7 @@ func TestFromFuncPC(t *testing.T) {
 		{"Target", stackfixture.Target, 0},
 		{"closure", stackfixture.Closure(), 2},
 		{"Outer", stackfixture.Outer, 9},
+		{"method value", stackfixture.T{}.Run, 2},
 		{"outside the program", t.Helper, rt.Infinity},
 	}
 	for _, tt := range tests {

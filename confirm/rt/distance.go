@@ -122,6 +122,9 @@ type compiledDistances struct {
 	mu    sync.Mutex
 	cache map[uintptr][]position // pc -> positions (inlined frames first)
 	entry map[uintptr][]int32    // function pc -> entry nodes (FromFuncPC)
+	// byName maps a method's Func.Name to its Funcs index, or -1 when
+	// several functions have that name.
+	byName map[string]int32
 	// stacks memoizes whole FromPCs queries: the stacks of goroutines
 	// stopped at the same place repeat across scheduling decisions.
 	stacks map[stackKey]stackMemo
@@ -173,6 +176,17 @@ func (d *Distances) Compile() error {
 		}
 	}
 	c.parent = d.nesting()
+	c.byName = make(map[string]int32)
+	for i, f := range d.Funcs {
+		if !strings.HasPrefix(f.Name, "(") {
+			continue // only methods have method values
+		}
+		if _, dup := c.byName[f.Name]; dup {
+			c.byName[f.Name] = -1
+		} else {
+			c.byName[f.Name] = int32(i)
+		}
+	}
 	for t, tg := range d.Targets {
 		if len(tg.Nodes) != len(tg.Dist) {
 			return fmt.Errorf("distances: target %d (%s:%d): %d nodes but %d distances", t, tg.File, tg.Line, len(tg.Nodes), len(tg.Dist))
@@ -432,6 +446,14 @@ func (d *Distances) FromFuncPC(target int, pc uintptr) int32 {
 
 // entriesAt returns the entry nodes LookupStart takes the least of.
 func (d *Distances) entriesAt(c *compiledDistances, fn Frame) []int32 {
+	if m, ok := strings.CutSuffix(fn.Func, "-fm"); ok {
+		// A method value: the compiler's wrapper has no position of its
+		// own; find the method by name.
+		if f, ok := c.byName[methodName(m)]; ok && f >= 0 {
+			return []int32{d.Funcs[f].Entry}
+		}
+		return nil
+	}
 	fi, ok := c.fileIndex(fn.File)
 	if !ok || fn.Line <= 0 || fn.Line >= len(c.funcAt[fi]) {
 		return nil
@@ -463,6 +485,25 @@ func (d *Distances) entriesAt(c *compiledDistances, fn Frame) []int32 {
 		return []int32{d.Funcs[inner].Entry}
 	}
 	return started
+}
+
+// methodName turns the runtime name of a method (path/pkg.T.M,
+// path/pkg.(*T).M) into its name relative to its package as
+// Func.Name spells it: (T).M, (*T).M.
+func methodName(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	_, rel, ok := strings.Cut(name, ".") // the package name has no dot (escaped %2e)
+	if !ok {
+		return ""
+	}
+	if !strings.HasPrefix(rel, "(") {
+		if recv, m, ok := strings.Cut(rel, "."); ok {
+			rel = "(" + recv + ")." + m
+		}
+	}
+	return rel
 }
 
 func minDist(dist []int32, nodes []int32) int32 {

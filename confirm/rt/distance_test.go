@@ -189,3 +189,41 @@ func BenchmarkDistancesFromPCsNewStack(b *testing.B) {
 		}
 	}
 }
+
+func TestMethodName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"example.com/p.(*T).M", "(*T).M"},
+		{"example.com/p.T.M", "(T).M"},
+		{"gopkg.in/yaml%2ev3.(*Node).Decode", "(*Node).Decode"},
+		{"main.T.M", "(T).M"},
+		{"nodot", ""},
+	}
+	for _, tt := range tests {
+		if got := methodName(tt.in); got != tt.want {
+			t.Errorf("methodName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestIsLiteralName(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"example.com/p.F", false},
+		{"example.com/p.(*T).M", false},
+		{"example.com/p.F1", false},
+		{"example.com/p.F.func1", true},
+		{"example.com/p.F.func1.2", true},
+		{"example.com/p.F.gowrap3", true},
+		{"example.com/p.F-range1", true},
+		{"example.com/p.glob..func1", true},
+		{"example.com/p.F[...].func2", true},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := isLiteralName(tt.in); got != tt.want {
+			t.Errorf("isLiteralName(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -31,3 +31,12 @@ func Closure() func() {
 		Target()
 	}
 }
+
+// T has a method whose method value the tests start.
+type T struct{}
+
+// Run reaches Target.
+func (T) Run() {
+	step()
+	Target()
+}
