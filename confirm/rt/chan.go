@@ -233,7 +233,11 @@ func (o *op) finishChan() {
 
 // prepChanLocked resolves the channels of a pending operation.
 func (e *exec) prepChanLocked(o *op) {
-	for i, n := 0, max(o.ncases(), 1); i < n; i++ {
+	n := o.ncases()
+	if o.kind == opClose {
+		n = 1
+	}
+	for i := 0; i < n; i++ {
 		c := o.caseAt(i)
 		if c.ch == nil {
 			continue

@@ -3,6 +3,7 @@ package rt
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // abba locks two mutexes in opposite orders in two goroutines; with
@@ -78,4 +79,146 @@ func sameTrace(a, b []Event) bool {
 		}
 	}
 	return true
+}
+
+// TestOracles runs each oracle on a small buggy body and its correct twin.
+func TestOracles(t *testing.T) {
+	var x int
+	locs := []Location{{File: "x.go", Line: 1, Kind: "write", Label: "x"}, {File: "x.go", Line: 2, Kind: "read", Label: "x"}}
+	tests := []struct {
+		name     string
+		body     func(t *testing.T)
+		wantKind string // "" for the correct twin
+		wantMsg  string
+	}{
+		{"deadlock all blocked", func(t *testing.T) {
+			ch := MakeChan[int](0)
+			Recv(ch)
+		}, FailDeadlock, "all goroutines are blocked"},
+		{"deadlock select{}", func(t *testing.T) { Select(false) }, FailDeadlock, "select {}"},
+		{"deadlock recursive RLock under waiting writer", func(t *testing.T) {
+			var rw RWMutex
+			var wg WaitGroup
+			wg.Go(func() {
+				rw.RLock()
+				Gosched()
+				rw.RLock() // deadlocks if the writer arrived in between
+				_ = x
+				rw.RUnlock()
+				rw.RUnlock()
+			})
+			wg.Go(func() {
+				rw.Lock()
+				x++
+				rw.Unlock()
+			})
+			wg.Wait()
+		}, FailDeadlock, "cycle"},
+		{"twin: non-recursive RLock", func(t *testing.T) {
+			var rw RWMutex
+			var wg WaitGroup
+			wg.Go(func() {
+				rw.RLock()
+				Gosched()
+				rw.RUnlock()
+				rw.RLock()
+				_ = x
+				rw.RUnlock()
+			})
+			wg.Go(func() {
+				rw.Lock()
+				x++
+				rw.Unlock()
+			})
+			wg.Wait()
+		}, "", ""},
+		{"leak", func(t *testing.T) {
+			ch := MakeChan[int](0)
+			Go(func() { Send(ch, 1) })
+			Select(true, RecvCase(ch, nil, nil))
+		}, FailLeak, "blocked forever"},
+		{"twin: no leak", func(t *testing.T) {
+			ch := MakeChan[int](1)
+			Go(func() { Send(ch, 1) })
+			Select(true, RecvCase(ch, nil, nil))
+		}, "", ""},
+		{"race", func(t *testing.T) {
+			var wg WaitGroup
+			wg.Go(func() { Write(unsafe.Pointer(&x), 0); x++ })
+			wg.Go(func() { Read(unsafe.Pointer(&x), 1); _ = x })
+			wg.Wait()
+		}, FailRace, "data race"},
+		{"race by history", func(t *testing.T) {
+			var wg WaitGroup
+			var flag Bool
+			wg.Go(func() { Write(unsafe.Pointer(&x), 0); x++; flag.Store(true) })
+			wg.Wait()
+			// Ordered by Wait: no race yet. Now a goroutine that does not
+			// synchronise with the next write.
+			ch := MakeChan[int](0)
+			Go(func() { Recv(ch); Write(unsafe.Pointer(&x), 0) })
+			Read(unsafe.Pointer(&x), 1)
+			Send(ch, 1)
+			var mu Mutex
+			mu.Lock()
+			Gosched()
+			mu.Unlock()
+			Read(unsafe.Pointer(&x), 1)
+		}, FailRace, "data race"},
+		{"twin: accesses under a mutex", func(t *testing.T) {
+			var wg WaitGroup
+			var mu Mutex
+			wg.Go(func() { mu.Lock(); Write(unsafe.Pointer(&x), 0); x++; mu.Unlock() })
+			wg.Go(func() { mu.Lock(); Read(unsafe.Pointer(&x), 1); _ = x; mu.Unlock() })
+			wg.Wait()
+		}, "", ""},
+		{"panic", func(t *testing.T) {
+			done := MakeChan[int](0)
+			Go(func() {
+				var s []int
+				_ = s[len(s)]
+			})
+			Recv(done)
+		}, FailPanic, "index out of range"},
+		{"livelock", func(t *testing.T) {
+			var flag Bool
+			for !flag.Load() {
+				Gosched()
+			}
+		}, FailLivelock, "exceeded"},
+		{"exit", func(t *testing.T) {
+			Go(func() { Exit(3) })
+			Gosched()
+			Gosched()
+		}, FailExit, "os.Exit(3)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := search(t, Config{Strategy: "random", Seed: 11, MaxExecs: 300, MaxSteps: 2000, Locations: locs}, tt.body)
+			if tt.wantKind == "" {
+				if res.Verdict != VerdictNone {
+					t.Fatalf("correct twin: verdict %q failure %+v", res.Verdict, res.Failure)
+				}
+				return
+			}
+			if res.Verdict != VerdictError || res.Failure == nil || res.Failure.Kind != tt.wantKind {
+				t.Fatalf("verdict %q failure %+v, want kind %s", res.Verdict, res.Failure, tt.wantKind)
+			}
+			if !strings.Contains(res.Failure.Message, tt.wantMsg) {
+				t.Errorf("message %q does not contain %q", res.Failure.Message, tt.wantMsg)
+			}
+			if res.Token == "" || len(res.Trace) == 0 {
+				t.Errorf("no token or trace")
+			}
+			t.Logf("found in execution %d: %s", res.Stats.Executions, res.Failure.Message)
+		})
+	}
+}
+
+// TestPCTFindsDeadlock checks the pct strategy on the AB-BA body.
+func TestPCTFindsDeadlock(t *testing.T) {
+	res := search(t, Config{Strategy: "pct", Seed: 5, MaxExecs: 300}, abba(false))
+	if res.Verdict != VerdictError || res.Failure.Kind != FailDeadlock {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
 }

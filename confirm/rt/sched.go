@@ -15,6 +15,11 @@ import (
 // the runtime's only global scheduler state besides the stray registry.
 var active atomic.Pointer[exec]
 
+// stuckAfter is how long an execution may make no progress at all
+// (everything blocked outside instrumented code) before it is given up;
+// tests shorten it.
+var stuckAfter = 10 * time.Second
+
 // epochs numbers executions process-wide, so that the model state a sync
 // value keeps from an earlier execution is recognised as stale.
 var epochs atomic.Uint64
@@ -116,7 +121,7 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 		epoch:    epochs.Add(1),
 		strategy: strategy,
 		stall:    time.Duration(cfg.StallMillis) * time.Millisecond,
-		stuck:    10 * time.Second,
+		stuck:    stuckAfter,
 		maxSteps: cfg.MaxSteps,
 		lastG:    -1,
 		chans:    make(map[chanKey]*chanState),
@@ -337,11 +342,9 @@ func (e *exec) decideLocked() *G {
 		fair := e.fairLocked(en)
 		if e.onlyYieldersLocked(fair) && (e.ndetached > 0 || e.nExt > 0) {
 			// Everyone runnable is sleep-polling while uncontrolled code
-			// may be working: let real time pass (CHESS retries).
-			e.mu.Unlock()
+			// may be working: let a little real time pass. The lock stays
+			// held so that nobody else decides meanwhile.
 			time.Sleep(sleepReal)
-			e.mu.Lock()
-			continue
 		}
 		e.fillDecisionLocked(fair)
 		i := e.strategy.Pick(&e.dec)

@@ -1,0 +1,331 @@
+package rt
+
+import (
+	"encoding/json"
+	"os"
+	execpkg "os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestReplayReproduces finds a failure in a body full of select choices
+// and replays its token ten times: the trace must be identical each time.
+func TestReplayReproduces(t *testing.T) {
+	body := func(t *testing.T) {
+		a, b := MakeChan[int](0), MakeChan[int](1)
+		var mu Mutex
+		sum := 0
+		var wg WaitGroup
+		for i := range 3 {
+			wg.Go(func() {
+				for range 2 {
+					switch Select(false, SendCase(a, i), SendCase(b, i)) {
+					case 0, 1:
+						mu.Lock()
+						sum++
+						mu.Unlock()
+					}
+				}
+			})
+		}
+		got := 0
+		for got < 6 {
+			var v int
+			Select(false, RecvCase(a, &v, nil), RecvCase(b, &v, nil))
+			got++
+			if got == 5 && v == 2 {
+				panic("unlucky")
+			}
+		}
+		wg.Wait()
+	}
+	res := search(t, Config{Strategy: "random", Seed: 99, MaxExecs: 500}, body)
+	if res.Verdict != VerdictError || res.Failure.Kind != FailPanic {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if !strings.Contains(res.Failure.Stack, "TestReplayReproduces") {
+		t.Errorf("panic stack does not show the user's code:\n%s", res.Failure.Stack)
+	}
+	for i := range 10 {
+		rep := search(t, Config{Strategy: "replay", Replay: res.Token}, body)
+		if rep.Verdict != VerdictError || rep.Failure.Kind != FailPanic || !sameTrace(rep.Trace, res.Trace) {
+			t.Fatalf("replay %d: verdict %q divergence %q, same trace %v", i, rep.Verdict, rep.Divergence, sameTrace(rep.Trace, res.Trace))
+		}
+		if rep.Token != res.Token {
+			t.Fatalf("replay %d: token %s, want %s", i, rep.Token, res.Token)
+		}
+	}
+	var selects int
+	for _, ev := range res.Trace {
+		if ev.Op == "select" {
+			selects++
+		}
+		if ev.Op != "start" && ev.Op != "exit" && !strings.HasSuffix(ev.File, "control_test.go") {
+			t.Errorf("event %+v is not positioned in the user's file", ev)
+			break
+		}
+	}
+	if selects == 0 {
+		t.Errorf("no select in the trace")
+	}
+}
+
+// divergeCalls makes the next body behave differently on each call.
+var divergeCalls atomic.Int32
+
+// TestReplayDiverges replays a token on a body whose behaviour depends on
+// package state that changed since the token was recorded.
+func TestReplayDiverges(t *testing.T) {
+	divergeCalls.Store(0)
+	body := func(t *testing.T) {
+		ch := MakeChan[int](0)
+		if divergeCalls.Add(1) == 1 {
+			Go(func() { Send(ch, 1) })
+		} else {
+			Go(func() { Send(ch, 2) })
+			Go(func() { Send(ch, 2) })
+		}
+		Recv(ch)
+		panic("end")
+	}
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 1}, body)
+	if res.Verdict != VerdictError {
+		t.Fatalf("verdict %q", res.Verdict)
+	}
+	rep := search(t, Config{Strategy: "replay", Replay: res.Token}, body)
+	if rep.Verdict != VerdictDiverged || !strings.Contains(rep.Divergence, "step") {
+		t.Fatalf("replay verdict %q divergence %q, want diverged", rep.Verdict, rep.Divergence)
+	}
+	t.Logf("divergence: %s", rep.Divergence)
+	if _, err := newStrategy(&Config{Strategy: "replay", Replay: res.Token}, "OtherTest"); err == nil || !strings.Contains(err.Error(), "not \"OtherTest\"") {
+		t.Errorf("token of another test: err = %v", err)
+	}
+	if _, err := newStrategy(&Config{Strategy: "replay", Replay: "v1.%%%"}, "T"); err == nil {
+		t.Errorf("malformed token accepted")
+	}
+}
+
+// TestUncontrolledBlocking: the body blocks on a real mutex held by an
+// uncontrolled goroutine for a while; the watchdog detaches it, the other
+// goroutines keep running, and it rejoins.
+func TestUncontrolledBlocking(t *testing.T) {
+	start := time.Now()
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 3, StallMillis: 30}, func(t *testing.T) {
+		var real sync.Mutex
+		real.Lock()
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			real.Unlock()
+		}()
+		ch := MakeChan[int](0)
+		var mu Mutex
+		Go(func() {
+			for range 5 {
+				mu.Lock()
+				Gosched()
+				mu.Unlock()
+			}
+			Send(ch, 1)
+		})
+		real.Lock() // blocks outside instrumented code
+		waited := true
+		real.Unlock()
+		mu.Lock()
+		_ = waited
+		mu.Unlock()
+		Recv(ch)
+	})
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestStuck: a body blocked forever outside instrumented code ends with
+// verdict stuck, naming the goroutine, instead of hanging.
+func TestStuck(t *testing.T) {
+	old := stuckAfter
+	stuckAfter = 300 * time.Millisecond
+	defer func() { stuckAfter = old }()
+	var real sync.Mutex
+	real.Lock()
+	res := search(t, Config{Strategy: "random", MaxExecs: 1, StallMillis: 20}, func(t *testing.T) {
+		Gosched()
+		real.Lock()
+		t.Log("unreachable while the lock is held")
+		real.Unlock()
+	})
+	real.Unlock()
+	if res.Verdict != VerdictStuck || res.Failure.Kind != FailStuck || !strings.Contains(res.Failure.Message, "blocked outside instrumented code") {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if len(res.Failure.Goroutines) != 1 || res.Failure.Goroutines[0] != 0 || !strings.Contains(res.Failure.Stack, "TestStuck") {
+		t.Errorf("failure does not name goroutine 0 and its stack: %+v", res.Failure)
+	}
+	// The stray rejoins, sees its execution is over and exits.
+	deadline := time.Now().Add(2 * time.Second)
+	for strayCount.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := strayCount.Load(); n != 0 {
+		t.Errorf("%d strays left", n)
+	}
+}
+
+// TestExternalChannels: waits on channels the execution did not make
+// (timers) are polled, never deadlock evidence.
+func TestExternalChannels(t *testing.T) {
+	res := search(t, Config{Strategy: "random", Seed: 2, MaxExecs: 5}, func(t *testing.T) {
+		timer := time.After(5 * time.Millisecond)
+		internal := MakeChan[int](0)
+		Go(func() { Send(internal, 1) })
+		for range 2 {
+			var v int
+			var tm time.Time
+			switch Select(false, RecvCase(timer, &tm, nil), RecvCase(internal, &v, nil)) {
+			case 0:
+				if tm.IsZero() {
+					t.Errorf("zero time from timer")
+				}
+			case 1:
+				if v != 1 {
+					t.Errorf("v = %d", v)
+				}
+			}
+		}
+		ext := make(chan int)
+		go func() { ext <- 4 }()
+		if v := Recv(ext); v != 4 {
+			t.Errorf("external recv %d", v)
+		}
+	})
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+}
+
+// TestDyingRunsDefers: goroutines left blocked at the end of an execution
+// exit through their defers before the subtest returns (so they may still
+// use the T).
+func TestDyingRunsDefers(t *testing.T) {
+	var defers, started atomic.Int32
+	res := search(t, Config{Strategy: "random", Seed: 2, MaxExecs: 4, MaxSteps: 200}, func(t *testing.T) {
+		ch := MakeChan[int](0)
+		var mu Mutex
+		for range 2 {
+			Go(func() {
+				started.Add(1)
+				defer defers.Add(1)
+				defer t.Log("leftover goroutine exits")
+				mu.Lock()
+				defer mu.Unlock()
+				Recv(ch)
+			})
+		}
+		Gosched()
+		panic("end the execution early")
+	})
+	if res.Verdict != VerdictError || res.Failure.Kind != FailPanic {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if n, m := defers.Load(), started.Load(); n != m || m == 0 {
+		t.Errorf("%d deferred calls ran, %d goroutines started", n, m)
+	}
+}
+
+// TestRunTestConfig drives RunTest through CONFIRM_CONFIG.
+func TestRunTestConfig(t *testing.T) {
+	dir := t.TempDir()
+	resultFile := filepath.Join(dir, "result.json")
+	writeConfig := func(cfg Config) {
+		cfg.ResultFile = resultFile
+		data, _ := json.Marshal(cfg)
+		path := filepath.Join(dir, "config.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(EnvConfig, path)
+	}
+	runs := 0
+	body := func(t *testing.T) {
+		runs++
+		var wg WaitGroup
+		wg.Go(func() {})
+		wg.Wait()
+	}
+	writeConfig(Config{Strategy: "random", MaxExecs: 7})
+	RunTest(t, body)
+	var res Result
+	data, err := os.ReadFile(resultFile)
+	if err == nil {
+		err = json.Unmarshal(data, &res)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictNone || res.Stats.Executions != 7 || runs != 7 || res.Test != t.Name() {
+		t.Errorf("result %+v after %d runs", res, runs)
+	}
+	runs = 0
+	writeConfig(Config{Test: "TestSomethingElse", MaxExecs: 7})
+	RunTest(t, body)
+	if runs != 1 {
+		t.Errorf("a test the config does not name ran %d times, want 1", runs)
+	}
+}
+
+// TestRunTestFailure checks the test-failure oracle and the result file in
+// a child process (a failed subtest fails its parents).
+func TestRunTestFailure(t *testing.T) {
+	if os.Getenv("CONFIRM_RT_CHILD") == "1" {
+		RunTest(t, func(t *testing.T) {
+			n := 0
+			var wg WaitGroup
+			for range 2 {
+				wg.Go(func() {
+					v := n
+					Gosched()
+					n = v + 1
+				})
+			}
+			wg.Wait()
+			if n != 2 {
+				t.Errorf("lost update: n = %d", n)
+			}
+		})
+		return
+	}
+	dir := t.TempDir()
+	resultFile := filepath.Join(dir, "result.json")
+	data, _ := json.Marshal(Config{Strategy: "random", Seed: 4, MaxExecs: 200, ResultFile: resultFile})
+	cfgPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := execpkg.Command(os.Args[0], "-test.run=^TestRunTestFailure$")
+	cmd.Env = append(os.Environ(), "CONFIRM_RT_CHILD=1", EnvConfig+"="+cfgPath)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("child passed; output:\n%s", out)
+	}
+	if !strings.Contains(string(out), "lost update") {
+		t.Errorf("child output lacks the failure message:\n%s", out)
+	}
+	var res Result
+	data, err = os.ReadFile(resultFile)
+	if err == nil {
+		err = json.Unmarshal(data, &res)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictError || res.Failure == nil || res.Failure.Kind != FailTest || res.Token == "" {
+		t.Fatalf("result %+v", res)
+	}
+}
