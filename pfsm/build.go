@@ -49,6 +49,9 @@ func Program(pkgs []*packages.Package) (*Graph, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("pfsm: no packages")
 	}
+	if slices.Contains(pkgs, nil) {
+		return nil, fmt.Errorf("pfsm: nil package in the list")
+	}
 	if err := packageErrors(pkgs); err != nil {
 		return nil, err
 	}

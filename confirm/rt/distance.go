@@ -217,7 +217,7 @@ func (d *Distances) compileFunc(c *compiledDistances, i, nodes int) error {
 	if f.File < 0 || f.File >= len(d.Files) {
 		return fmt.Errorf("distances: func %s: file %d out of range", f.Name, f.File)
 	}
-	if f.Start < 1 || f.End < f.Start {
+	if f.Start < 1 || f.End < f.Start || f.End > maxLine {
 		return fmt.Errorf("distances: func %s: bad line span %d-%d", f.Name, f.Start, f.End)
 	}
 	if f.Entry < 0 || int(f.Entry) >= nodes {
@@ -264,6 +264,10 @@ func (d *Distances) compileFunc(c *compiledDistances, i, nodes int) error {
 	}
 	return nil
 }
+
+// maxLine bounds the line numbers Compile accepts (the lookup structures
+// hold an entry per line).
+const maxLine = 1 << 22
 
 // nesting returns the Func enclosing each Func (-1 for none): the
 // narrowest other span of the same file containing it. Of two functions
