@@ -22,8 +22,9 @@ type access struct {
 	kind  string
 	fn    *ssa.Function
 	block *ssa.BasicBlock // nil when no instruction was found at pos
-	chain []testselect.Edge
-	note  string // why there is no chain
+	chain   []testselect.Edge
+	reached bool   // the test reaches the access's function
+	note    string // why there is no chain
 }
 
 // race returns the sequence of a data race: the calls from the test to
@@ -43,8 +44,9 @@ func (g *generator) race() ([]Sequence, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.concurrentChains(a, b)
 	prefix := commonPrefix(a.chain, b.chain)
-	if takenLater(a, b, prefix) {
+	if takenLater(a.chain, a.pos, b.chain, b.pos) {
 		a, b = b, a
 	}
 	var items []item
@@ -98,9 +100,8 @@ func (g *generator) access(i int) (*access, error) {
 		acc.chain, err = g.prog.CallPath(g.test, acc.fn)
 		if err != nil {
 			acc.note = err.Error()
-		} else if len(acc.chain) > 0 {
-			// Use the variant of the function the test reaches.
-			acc.fn = acc.chain[len(acc.chain)-1].Callee
+		} else {
+			acc.reached = true
 		}
 	}
 	if expr != nil {
@@ -121,20 +122,76 @@ func commonPrefix(a, b []testselect.Edge) int {
 	return n
 }
 
-// takenLater reports whether the test reaches access a after access b:
-// where the chains part, in the function where they part, b's next step
-// (its next call, or its access) comes first in the source.
-func takenLater(a, b *access, prefix int) bool {
-	next := func(acc *access) token.Position {
-		if prefix < len(acc.chain) {
-			return acc.chain[prefix].Pos
+// takenLater reports whether the test reaches the access at posA by
+// chainA after the access at posB by chainB: where the chains part, in
+// the function where they part, B's next step (its next call, or its
+// access) comes first in the source.
+func takenLater(chainA []testselect.Edge, posA token.Position, chainB []testselect.Edge, posB token.Position) bool {
+	prefix := commonPrefix(chainA, chainB)
+	next := func(chain []testselect.Edge, pos token.Position) token.Position {
+		if prefix < len(chain) {
+			return chain[prefix].Pos
 		}
-		return acc.pos
+		return pos
 	}
-	if a.chain == nil || b.chain == nil {
-		return false
+	return before(next(chainB, posB), next(chainA, posA))
+}
+
+// concurrentChains chooses the call paths of the two accesses so that
+// they can run at the same time. For each access there are the shortest
+// path from the test and the shortest one through a go statement; the
+// first pair (fewest steps first) is kept in which the path the test
+// takes first starts a goroutine after the paths part, or the shared
+// part starts one (a go statement in a loop). Otherwise the first path
+// would finish its access before the second path starts. Without such a
+// pair the shortest paths stay.
+func (g *generator) concurrentChains(a, b *access) {
+	if !a.reached || !b.reached {
+		return
 	}
-	return before(next(b), next(a))
+	type pair struct{ ca, cb []testselect.Edge }
+	var pairs []pair
+	for _, ca := range g.paths(a) {
+		for _, cb := range g.paths(b) {
+			pairs = append(pairs, pair{ca, cb})
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool {
+		return len(pairs[i].ca)+len(pairs[i].cb) < len(pairs[j].ca)+len(pairs[j].cb)
+	})
+	for _, p := range pairs {
+		prefix := commonPrefix(p.ca, p.cb)
+		first := p.ca
+		if takenLater(p.ca, a.pos, p.cb, b.pos) {
+			first = p.cb
+		}
+		if hasGo(p.ca[:prefix]) || hasGo(first[prefix:]) {
+			a.chain, b.chain = p.ca, p.cb
+			return
+		}
+	}
+}
+
+// paths returns the shortest path from the test to acc and, when it is
+// another, the shortest one through a go statement.
+func (g *generator) paths(acc *access) [][]testselect.Edge {
+	out := [][]testselect.Edge{acc.chain}
+	if hasGo(acc.chain) {
+		return out
+	}
+	if spawned, err := g.prog.CallPathVia(g.test, acc.fn, testselect.EdgeGo); err == nil {
+		out = append(out, spawned)
+	}
+	return out
+}
+
+func hasGo(chain []testselect.Edge) bool {
+	for _, e := range chain {
+		if e.Kind == testselect.EdgeGo {
+			return true
+		}
+	}
+	return false
 }
 
 // An item is a step of a race sequence, with the data definitions to
@@ -202,18 +259,19 @@ func (g *generator) placeDefs(items []item, acc *access) {
 		if placed == maxDefs || g.alreadyPlaced(items, d.pos) {
 			continue
 		}
-		at := g.anchor(items, acc, d.def, target)
+		at := g.anchor(items, d.def, target)
 		items[at].defs = append(items[at].defs, placedDef{pos: d.pos, label: d.label, why: d.why})
 		placed++
 	}
 }
 
-// anchor returns the index of the item a definition d must precede: the
-// call step of acc's chain at which the test's path to d parts from the
-// path to acc, when d's branch comes first in the source there;
-// otherwise the access itself (the definition is made on the way, or by
-// another goroutine).
-func (g *generator) anchor(items []item, acc *access, d def, access int) int {
+// anchor returns the index of the item a definition d must precede:
+// the first call step before the access (index access) that the test
+// takes after d. A call step in function C follows d when the test's
+// path to d leaves C earlier in the source (by a call, or by d itself
+// when d is in C). Otherwise d precedes the access itself: it is made on
+// the way, or by another goroutine.
+func (g *generator) anchor(items []item, d def, access int) int {
 	if g.test == "" {
 		return access
 	}
@@ -221,23 +279,31 @@ func (g *generator) anchor(items []item, acc *access, d def, access int) int {
 	if err != nil {
 		return access
 	}
-	k := commonPrefix(path, acc.chain)
-	if k >= len(acc.chain) {
-		return access
-	}
-	next := d.pos // d is in the function that makes the call chain[k]
-	if k < len(path) {
-		next = path[k].Pos
-	}
-	if !before(next, acc.chain[k].Pos) {
-		return access
-	}
-	for i := range items {
-		if items[i].isCallE && samePos(items[i].pos, acc.chain[k].Pos) {
+	for i := 0; i < access; i++ {
+		it := items[i]
+		if !it.isCallE {
+			continue
+		}
+		at, ok := leaves(g.prog, path, d, it.caller)
+		if ok && before(at, it.pos) {
 			return i
 		}
 	}
 	return access
+}
+
+// leaves returns where the path to d leaves fn: the position of its call
+// made in fn, or of d itself when d is in fn.
+func leaves(prog *testselect.Program, path []testselect.Edge, d def, fn *ssa.Function) (token.Position, bool) {
+	for _, e := range path {
+		if sameFunc(prog, e.Caller, fn) {
+			return e.Pos, true
+		}
+	}
+	if sameFunc(prog, d.fn, fn) {
+		return d.pos, true
+	}
+	return token.Position{}, false
 }
 
 func (g *generator) alreadyPlaced(items []item, pos token.Position) bool {

@@ -120,6 +120,24 @@ func TestGenerateRace(t *testing.T) {
 		},
 		want: []string{"races_test.go:52:3", "races_test.go:54:4", "pair.go:30:2(read)", "pair.go:30:2(write)"},
 	}, {
+		// The shortest path to Bump is the test's own call, which ends
+		// before any goroutine starts; the path through the second go
+		// statement is taken instead, so both accesses can run at once.
+		name: "concurrent paths",
+		test: "TestTally",
+		sites: []warning.Site{
+			access("tally.go", 7, 2, warning.AccessWrite, "races.Tally.n", "(*races.Tally).Bump"),
+			access("tally.go", 11, 2, warning.AccessWrite, "races.Tally.n", "(*races.Tally).Drop"),
+		},
+		want: []string{
+			"races_test.go:65:2",   // go func() { ... x.Drop() }()
+			"races_test.go:67:3",   // x.Drop()
+			"tally.go:11:2(write)", // t.n--
+			"races_test.go:69:2",   // go func() { ... x.Bump() }()
+			"races_test.go:71:3",   // x.Bump()
+			"tally.go:7:2(write)",  // t.n++
+		},
+	}, {
 		// Without a test: no call steps; the guarding definitions stay.
 		name: "no test",
 		sites: []warning.Site{

@@ -217,3 +217,51 @@ func (p *Program) CallChain(test, fn string) []token.Position {
 	}
 	return nil
 }
+
+// CallPathVia returns the edges of a shortest path from the test to fn
+// (any variant of it) that takes at least one edge of the given kind,
+// outermost first; with EdgeGo, a path on which fn runs in a goroutine
+// the test started. It returns an error when there is no such path.
+func (p *Program) CallPathVia(test string, fn *ssa.Function, kind EdgeKind) ([]Edge, error) {
+	t, err := p.test(test)
+	if err != nil {
+		return nil, err
+	}
+	type state struct {
+		fn  *ssa.Function
+		via bool // an edge of kind was taken
+	}
+	type step struct {
+		from state
+		edge Edge
+	}
+	target := p.keyOf(fn)
+	start := state{fn: t.Func}
+	parent := map[state]step{}
+	seen := map[state]bool{start: true}
+	queue := []state{start}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s.via && p.keyOf(s.fn) == target {
+			var path []Edge
+			for cur := s; cur != start; cur = parent[cur].from {
+				path = append(path, parent[cur].edge)
+			}
+			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+				path[i], path[j] = path[j], path[i]
+			}
+			return path, nil
+		}
+		for _, e := range p.out[s.fn] {
+			next := state{fn: e.Callee, via: s.via || e.Kind == kind}
+			if seen[next] {
+				continue
+			}
+			seen[next] = true
+			parent[next] = step{from: s, edge: e}
+			queue = append(queue, next)
+		}
+	}
+	return nil, fmt.Errorf("%s does not reach %s through a %s edge", test, ShortName(fn), kind)
+}

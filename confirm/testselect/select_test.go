@@ -136,4 +136,29 @@ func TestCallChain(t *testing.T) {
 	}
 }
 
+func TestCallPathVia(t *testing.T) {
+	prog := loadFixture(t, "selectmod", "./bank")
+	deposit := prog.FuncsNamed("(*bank.Account).Deposit")
+	if len(deposit) == 0 {
+		t.Fatal("no Deposit")
+	}
+	// TestGo reaches Deposit only in the goroutine it starts.
+	path, err := prog.CallPathVia("TestGo", deposit[0], testselect.EdgeGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range path {
+		kinds = append(kinds, string(e.Kind)+" "+testselect.ShortName(e.Callee))
+	}
+	want := []string{"go bank.worker", "call bank.Transfer", "call (*bank.Account).Deposit"}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Errorf("path = %q, want %q", kinds, want)
+	}
+	// TestDeposit calls it directly: there is no path through a go.
+	if _, err := prog.CallPathVia("TestDeposit", deposit[0], testselect.EdgeGo); err == nil {
+		t.Error("TestDeposit reaches Deposit through a go statement")
+	}
+}
+
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -56,3 +56,19 @@ func TestInc(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestTally(t *testing.T) {
+	x := &Tally{}
+	x.Bump()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		x.Drop()
+	}()
+	go func() {
+		defer wg.Done()
+		x.Bump()
+	}()
+	wg.Wait()
+}
