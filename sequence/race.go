@@ -16,12 +16,12 @@ const maxDefs = 2
 
 // An access is one of the two conflicting accesses of a race.
 type access struct {
-	index int
-	site  warning.Site
-	pos   token.Position
-	kind  string
-	fn    *ssa.Function
-	block *ssa.BasicBlock // nil when no instruction was found at pos
+	index   int
+	site    warning.Site
+	pos     token.Position
+	kind    string
+	fn      *ssa.Function
+	block   *ssa.BasicBlock // nil when no instruction was found at pos
 	chain   []testselect.Edge
 	reached bool   // the test reaches the access's function
 	note    string // why there is no chain
