@@ -197,12 +197,11 @@ func hasGo(chain []testselect.Edge) bool {
 // An item is a step of a race sequence, with the data definitions to
 // observe just before it.
 type item struct {
-	pos               token.Position
-	kind, label, why  string
-	caller            *ssa.Function // for call steps
-	access            *access       // for access steps
-	defs              []placedDef
-	isAccess, isCallE bool
+	pos              token.Position
+	kind, label, why string
+	caller           *ssa.Function // for call steps, nil for accesses
+	access           *access       // for access steps
+	defs             []placedDef
 }
 
 type placedDef struct {
@@ -224,7 +223,7 @@ func edgeItem(e testselect.Edge) item {
 		why = "calls " + callee
 	}
 	why = fmt.Sprintf("on the path from the test: %s %s", testselect.ShortName(e.Caller), why)
-	return item{pos: e.Pos, kind: KindObserve, label: string(e.Kind) + " " + callee, why: why, caller: e.Caller, isCallE: true}
+	return item{pos: e.Pos, kind: KindObserve, label: string(e.Kind) + " " + callee, why: why, caller: e.Caller}
 }
 
 func accessItem(acc *access) item {
@@ -240,7 +239,7 @@ func accessItem(acc *access) item {
 	if acc.note != "" {
 		why += "; no call steps: " + acc.note
 	}
-	return item{pos: acc.pos, kind: acc.kind, label: label, why: why, access: acc, isAccess: true}
+	return item{pos: acc.pos, kind: acc.kind, label: label, why: why, access: acc}
 }
 
 // placeDefs finds the data definitions that feed the branch conditions
@@ -281,7 +280,7 @@ func (g *generator) anchor(items []item, d def, access int) int {
 	}
 	for i := 0; i < access; i++ {
 		it := items[i]
-		if !it.isCallE {
+		if it.caller == nil {
 			continue
 		}
 		at, ok := leaves(g.prog, path, d, it.caller)
