@@ -201,14 +201,17 @@ func (r *fileRewriter) guard(e ast.Expr) ([]string, bool) {
 		return append(g, t+" != nil"), true
 	case *ast.IndexExpr:
 		g, ok := r.guard(x.X)
-		if !ok || r.info.Types[x.Index].Value == nil && !isIdent(x.Index) {
+		if !ok || !r.pureIndex(x.Index) {
 			return nil, false
 		}
 		t, err := flatten(r.text(x.X))
 		if err != nil {
 			return nil, false
 		}
-		i := r.text(x.Index)
+		i, err := flatten(r.text(x.Index))
+		if err != nil {
+			return nil, false
+		}
 		switch u := r.info.TypeOf(x.X).Underlying().(type) {
 		case *types.Slice:
 			return append(g, "int("+i+") >= 0 && int("+i+") < len("+t+")"), true
@@ -251,7 +254,37 @@ func (r *fileRewriter) guard(e ast.Expr) ([]string, bool) {
 	return nil, false
 }
 
-func isIdent(e ast.Expr) bool { _, ok := e.(*ast.Ident); return ok }
+// pureIndex reports whether evaluating the index expression e twice has
+// no effect: constants, variables, fields and arithmetic and len of those.
+func (r *fileRewriter) pureIndex(e ast.Expr) bool {
+	if r.info.Types[e].Value != nil {
+		return true
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		_, ok := r.info.Uses[x].(*types.Var)
+		return ok
+	case *ast.ParenExpr:
+		return r.pureIndex(x.X)
+	case *ast.SelectorExpr:
+		s := r.info.Selections[x]
+		return s != nil && s.Kind() == types.FieldVal && !s.Indirect() && r.pureIndex(x.X)
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR, token.SHL, token.SHR:
+			return r.pureIndex(x.X) && r.pureIndex(x.Y)
+		}
+	case *ast.CallExpr:
+		b := r.builtin(x)
+		if b != "len" && b != "cap" || len(x.Args) != 1 {
+			return false
+		}
+		_, isConst := r.info.TypeOf(x.Args[0]).Underlying().(*types.Basic) // a string is fine
+		_, isSlice := r.info.TypeOf(x.Args[0]).Underlying().(*types.Slice)
+		return (isConst || isSlice) && r.pureIndex(x.Args[0])
+	}
+	return false
+}
 
 // inScope reports whether every variable e names is declared before stmt.
 func (r *fileRewriter) inScope(e ast.Expr, stmt ast.Stmt) bool {

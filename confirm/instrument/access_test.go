@@ -29,6 +29,7 @@ func TestAccessesAndObjects(t *testing.T) {
 		"if a != nil { confirmrt.Read(confirmunsafe.Pointer(&a.balance), 1) }; ",
 		"confirmunsafe.Pointer(&a.balance), ",
 		"confirmrt.Write(confirmunsafe.Pointer(&total), ",
+		"if b != nil && int(i+1-1) >= 0 && int(i+1-1) < len(b.accts) { confirmrt.Write(confirmunsafe.Pointer(&b.accts[i+1-1].balance), ",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("rewritten basic.go lacks %q", w)

@@ -164,7 +164,18 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 					return true
 				}
 				pos := p.Fset.Position(e.Pos())
-				if !lines[fmt.Sprintf("%s:%d", pos.Filename, pos.Line)] || !mentionsSync(p.TypesInfo.TypeOf(e)) {
+				if !lines[fmt.Sprintf("%s:%d", pos.Filename, pos.Line)] {
+					return true
+				}
+				if ref := syncRef(p.TypesInfo, e); ref != "" && !keep[e.Pos()] {
+					// new(sync.Mutex), sync.Mutex{} and the like on the
+					// line: keep the reference itself real.
+					keep[e.Pos()] = true
+					marked = true
+					s.note("%s: %s stays the real type: the value flows into code that needs it; its operations are not scheduling points", pos, ref)
+					return false
+				}
+				if !mentionsSync(p.TypesInfo.TypeOf(e)) {
 					return true
 				}
 				obj := exprObject(p.TypesInfo, e)
@@ -180,6 +191,33 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 		}
 	}
 	return marked
+}
+
+// syncRef returns "sync.X" if e is a replaced name of sync or sync/atomic
+// (qualified or dot-imported), else "".
+func syncRef(info *types.Info, e ast.Expr) string {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		if _, ok := info.Uses[x.Sel].(*types.PkgName); ok {
+			return ""
+		}
+		id = x.Sel
+		if xid, ok := x.X.(*ast.Ident); !ok {
+			return ""
+		} else if _, ok := info.Uses[xid].(*types.PkgName); !ok {
+			return ""
+		}
+	case *ast.Ident:
+		id = x
+	default:
+		return ""
+	}
+	o := info.Uses[id]
+	if o == nil || o.Pkg() == nil || !syncPackage(o.Pkg().Path()) || o.Parent() != o.Pkg().Scope() || replacedNames[o.Pkg().Path()][o.Name()] == "" {
+		return ""
+	}
+	return o.Pkg().Name() + "." + o.Name()
 }
 
 // mentionsSync reports whether t is, or points to, a replaced sync type.

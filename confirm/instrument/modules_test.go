@@ -50,8 +50,12 @@ func checkFallback(t *testing.T, dir string) {
 	if !strings.Contains(got, "mu    sync.Mutex") || !strings.Contains(got, "other confirmrt.Mutex") {
 		t.Errorf("want S.mu real and S.other replaced:\n%s", got)
 	}
-	if !strings.Contains(strings.Join(res.Notes, "\n"), "mu keeps its real sync type") {
-		t.Errorf("no note on the fallback: %q", res.Notes)
+	notes := strings.Join(res.Notes, "\n")
+	if !strings.Contains(notes, "mu keeps its real sync type") || !strings.Contains(notes, "sync.Mutex stays the real type") {
+		t.Errorf("no note on the fallbacks: %q", res.Notes)
+	}
+	if !strings.Contains(got, "dep.With(new(sync.Mutex)") || !strings.Contains(got, "dep.With(&sync.Mutex{}") {
+		t.Errorf("want the mutexes passed to dep real:\n%s", got)
 	}
 	out, err := goTest(t, res, dir, "-v")
 	if err != nil || !strings.Contains(out, "--- PASS: TestInc") {

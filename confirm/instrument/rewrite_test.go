@@ -205,6 +205,15 @@ func f() { if len(os.Args) > 5 { log.Fatalf("x") }; os.Exit(2) }`,
 			want: []string{"confirmrt.Fatalf(", "confirmrt.Exit(2)", "len(os.Args)"},
 		},
 		{
+			name: "generic atomic pointer and sync types as type arguments",
+			src: `import ("sync"; "sync/atomic")
+type box[T any] struct{ v T }
+var p atomic.Pointer[int]
+var b box[sync.Mutex]
+func f() { b.v.Lock(); p.Store(nil) }`,
+			want: []string{"var p confirmrt.Pointer[int]", "var b box[confirmrt.Mutex]"},
+		},
+		{
 			name: "type parameter channels are left alone",
 			src:  `func f[C ~chan int](c C) { c <- 1 }`,
 			want: []string{"c <- 1"},

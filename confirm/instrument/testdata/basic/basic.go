@@ -220,3 +220,9 @@ func Cond() int {
 	time.Sleep(time.Millisecond)
 	return ready
 }
+
+// Bank indexes accounts.
+type Bank struct{ accts []Account }
+
+// Credit credits account i.
+func (b *Bank) Credit(i, n int) { b.accts[i+1-1].balance += n }

@@ -34,3 +34,9 @@ func (t *T) Set() {
 	t.x = 1
 	t.Unlock()
 }
+
+// Fresh passes a new mutex and a mutex literal to the dependency.
+func Fresh() {
+	dep.With(new(sync.Mutex), func() {})
+	dep.With(&sync.Mutex{}, func() {})
+}

@@ -14,3 +14,5 @@ func TestInc(t *testing.T) {
 	var x T
 	x.Set()
 }
+
+func TestFresh(t *testing.T) { Fresh() }
