@@ -238,29 +238,82 @@ func localName(fn *ssa.Function, name string) string {
 // checkLeaks reports the locks fn acquires and still holds on some, but
 // not every, return. A function that returns with a lock held on every
 // path is a lock helper: its callers must release the lock, and are
-// checked in turn. Functions whose last result is a bool (conditional
-// lock helpers such as tryAcquire() bool) and functions with deferred
-// calls the analysis cannot resolve are not checked.
+// checked in turn. Conditional lock helpers are not reported either:
+// functions whose last result is a bool (tryAcquire() bool), functions
+// returning a function (the release callback), and functions whose last
+// result is an error that hold the lock on every return of a nil error
+// (the lock is held on success). Functions deferring calls the analysis
+// cannot resolve are not checked.
 func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
-	if len(t.Returns) == 0 || lastResultIsBool(fn) || c.hasOpaqueDefer(fn) {
+	if len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) {
 		return
 	}
 	sum := c.ls.Summary(fn)
-	helper := map[string]bool{}
+	skip := map[string]bool{}
 	for _, it := range sum.Holds {
-		helper[it.Class+"\x00"+it.Mode.String()] = true
+		skip[it.Class+"\x00"+it.Mode.String()] = true
 	}
-	reported := map[string]bool{}
+	for key := range heldOnSuccess(fn, t) {
+		skip[key] = true
+	}
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := l.Class + "\x00" + l.Mode.String()
-			if l.Inherited || helper[key] || reported[key] {
+			if l.Inherited || skip[key] {
 				continue
 			}
-			reported[key] = true
+			skip[key] = true // report each lock once
 			c.reportLeak(fn, l, r)
 		}
 	}
+}
+
+// heldOnSuccess returns the locks held on every return of a nil error
+// when fn's last result is an error (and it returns a nil error somewhere).
+func heldOnSuccess(fn *ssa.Function, t *lockset.Trace) map[string]bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || !isError(res.At(res.Len()-1).Type()) {
+		return nil
+	}
+	var out map[string]bool
+	for _, r := range t.Returns {
+		if len(r.Instr.Results) != res.Len() || !isNilConst(r.Instr.Results[res.Len()-1]) {
+			continue
+		}
+		here := map[string]bool{}
+		for _, l := range r.Held {
+			here[l.Class+"\x00"+l.Mode.String()] = true
+		}
+		if out == nil {
+			out = here
+			continue
+		}
+		for k := range out {
+			if !here[k] {
+				delete(out, k)
+			}
+		}
+	}
+	return out
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isNilConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+func returnsFunc(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		if _, ok := res.At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) reportLeak(fn *ssa.Function, l lockset.Lock, r lockset.Return) {

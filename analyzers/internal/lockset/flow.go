@@ -59,9 +59,10 @@ type Trace struct {
 
 // observer receives the events of a replayed function; nil fields ignore.
 type observer struct {
-	acquire func(Acquisition)
-	release func(Release)
-	ret     func(Return)
+	acquire   func(Acquisition)
+	release   func(Release)
+	ret       func(Return)
+	paramCall func(param int, held Set)
 }
 
 type state struct {
@@ -460,19 +461,31 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		e.op(st, op, instr, pos, obs)
 		return
 	}
+	if p, ok := common.Value.(*ssa.Parameter); ok && !common.IsInvoke() {
+		// A call of a function parameter: the caller knows which
+		// function it is (see Summary.ParamCalls).
+		if obs != nil && obs.paramCall != nil {
+			obs.paramCall(paramIndex(p), st.held)
+		}
+		return
+	}
 	ci, _ := instr.(ssa.CallInstruction)
 	callees := e.callees(ci, common)
 	var holds Set
 	for i, fn := range callees {
 		s := e.summary(fn)
 		if obs != nil && obs.acquire != nil {
+			under := e.without(st.held, s.Releases, args(common), bindings(common), fn, pos)
 			for _, it := range s.Acquires {
-				l := Lock{Item: e.mapItem(it, common, fn, pos)}
-				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held})
+				l := Lock{Item: e.mapItem(it, args(common), bindings(common), fn, pos)}
+				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: under})
 			}
 		}
+		if obs != nil {
+			e.callbacks(st.held, s, common, fn, instr, pos, obs)
+		}
 		for _, it := range s.Releases {
-			m := e.mapItem(it, common, fn, pos)
+			m := e.mapItem(it, args(common), bindings(common), fn, pos)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if obs != nil && obs.release != nil {
@@ -481,7 +494,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		}
 		var h Set
 		for _, it := range s.Holds {
-			h = h.add(Lock{Item: e.mapItem(it, common, fn, pos)})
+			h = h.add(Lock{Item: e.mapItem(it, args(common), bindings(common), fn, pos)})
 		}
 		if i == 0 {
 			holds = h
@@ -612,6 +625,16 @@ func (e *engine) summarize(f *flow) *Summary {
 			seenRel[it.Key()] = true
 			s.Releases = append(s.Releases, it)
 		},
+		paramCall: func(param int, held Set) {
+			if len(s.ParamCalls) >= maxItems {
+				return
+			}
+			pc := ParamCall{Param: param}
+			for _, l := range held {
+				pc.Held = append(pc.Held, portable(l.Item))
+			}
+			s.ParamCalls = append(s.ParamCalls, pc)
+		},
 		ret: func(r Return) {
 			if returns == 0 {
 				holds = r.Held
@@ -692,16 +715,70 @@ func bindings(common *ssa.CallCommon) []ssa.Value {
 	return nil
 }
 
+// callbacks reports the acquisitions of the functions passed to callee
+// at the call common, for each call of its parameter the callee makes,
+// under the locks held at the call plus those the callee holds when it
+// calls the parameter. A parameter of the caller passed on becomes a call
+// of the caller's parameter.
+func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee *ssa.Function, instr ssa.Instruction, pos token.Pos, obs *observer) {
+	as, binds := args(common), bindings(common)
+	for _, pc := range s.ParamCalls {
+		if pc.Param >= len(as) {
+			continue
+		}
+		under := held
+		for _, it := range pc.Held {
+			under = under.add(Lock{Item: e.mapItem(it, as, binds, callee, pos)})
+		}
+		arg := as[pc.Param]
+		if p, ok := arg.(*ssa.Parameter); ok {
+			if obs.paramCall != nil {
+				obs.paramCall(paramIndex(p), under)
+			}
+			continue
+		}
+		var fn *ssa.Function
+		var fbinds []ssa.Value
+		switch a := arg.(type) {
+		case *ssa.Function:
+			fn = a
+		case *ssa.MakeClosure:
+			fn, _ = a.Fn.(*ssa.Function)
+			fbinds = a.Bindings
+		}
+		if fn == nil || obs.acquire == nil {
+			continue
+		}
+		fs := e.summary(fn)
+		under = e.without(under, fs.Releases, nil, fbinds, fn, pos)
+		for _, it := range fs.Acquires {
+			m := e.mapItem(it, nil, fbinds, fn, pos)
+			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
+			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: under})
+		}
+	}
+}
+
+// without returns held without the locks that callee releases (rel, from
+// its summary): its acquisitions are not ordered after locks it may have
+// released first (an unlock-call-relock callback, Cond-style waits).
+func (e *engine) without(held Set, rel []Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Set {
+	for _, it := range rel {
+		m := e.mapItem(it, as, binds, callee, pos)
+		held, _ = held.remove(m.Class, m.Mode, m.Inst)
+	}
+	return held
+}
+
 // mapItem translates an item of the summary of callee into the caller's
-// terms at the call common at pos.
-func (e *engine) mapItem(it Item, common *ssa.CallCommon, callee *ssa.Function, pos token.Pos) Item {
+// terms at a call at pos passing as (with binds for a closure).
+func (e *engine) mapItem(it Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Item {
 	out := it
 	out.Pos = pos
 	out.Chain = append([]string{FuncName(callee)}, it.Chain...)
-	out.Inst = e.mapInst(it.Inst, args(common), bindings(common))
+	out.Inst = e.mapInst(it.Inst, as, binds)
 	out.Param, out.Suffix = 0, ""
 	if it.Param > 0 {
-		as := args(common)
 		if p := it.Param - 1; p < len(as) {
 			if r, ok := e.cls.ref(as[p], 0); ok {
 				out.Class = r.Class + it.Suffix

@@ -40,6 +40,18 @@ type Summary struct {
 	// Holds lists the locks it acquires and still holds on every return:
 	// the function is a lock helper.
 	Holds []Item
+	// ParamCalls lists the calls the function makes of its function
+	// parameters, with the locks it holds then (withLock(f) calls f
+	// under its lock). A caller passing a function there sees that
+	// function's acquisitions under those locks: callbacks are analyzed
+	// in the context of each call, not merged.
+	ParamCalls []ParamCall
+}
+
+// A ParamCall is a call of parameter Param made while Held are held.
+type ParamCall struct {
+	Param int
+	Held  []Item
 }
 
 // AFact marks Summary as an analysis fact.
@@ -62,7 +74,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s has no effect at all.
 func (s *Summary) Empty() bool {
-	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0
+	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0 && len(s.ParamCalls) == 0
 }
 
 // Result is the lockset analysis of one package. Its methods may be called
@@ -190,7 +202,11 @@ func exportable(s *Summary) *Summary {
 		}
 		return out
 	}
-	return &Summary{Acquires: strip(s.Acquires), Releases: strip(s.Releases), Holds: strip(s.Holds)}
+	calls := make([]ParamCall, len(s.ParamCalls))
+	for i, pc := range s.ParamCalls {
+		calls[i] = ParamCall{Param: pc.Param, Held: strip(pc.Held)}
+	}
+	return &Summary{Acquires: strip(s.Acquires), Releases: strip(s.Releases), Holds: strip(s.Holds), ParamCalls: calls}
 }
 
 // inGOROOT reports whether the package's files are in the standard

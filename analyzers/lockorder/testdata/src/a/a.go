@@ -1,4 +1,4 @@
-package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu\}`
+package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ\}`
 
 import (
 	"b"
@@ -314,4 +314,35 @@ func crossRWR() int {
 	b.RW.RLock() // want `recursive read lock: a.crossRWR read-locks b.RW via b.ReadRW`
 	defer b.RW.RUnlock()
 	return b.ReadRW()
+}
+
+// Callbacks run under the locks of the function that calls them, in the
+// context of each call.
+
+var muJ, muK sync.Mutex
+
+func withJ(f func()) {
+	muJ.Lock()
+	defer muJ.Unlock()
+	f()
+}
+
+func callbackOrder() {
+	withJ(func() { // want `lock-order cycle: a.callbackOrder acquires a.muK while holding a.muJ, but a.kThenJ acquires a.muJ while holding a.muK`
+		muK.Lock()
+		muK.Unlock()
+	})
+}
+
+func kThenJ() {
+	muK.Lock()
+	defer muK.Unlock()
+	withJ(func() {})
+}
+
+func callbackDouble() {
+	withJ(func() { // want `double lock: a.callbackDouble locks a.muJ via a.withJ -> a.callbackDouble\$1 while already holding it`
+		muJ.Lock()
+		muJ.Unlock()
+	})
 }

@@ -227,3 +227,93 @@ func (p *Pool) Take() int {
 	p.items = p.items[1:]
 	return v
 }
+
+// A lock held on success only, released by the caller.
+
+type Conn struct {
+	closemu sync.RWMutex
+	done    bool
+}
+
+var errDone = errorString("done")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func (c *Conn) grab() (*Conn, error) {
+	c.closemu.RLock()
+	if c.done {
+		c.closemu.RUnlock()
+		return nil, errDone
+	}
+	return c, nil
+}
+
+func (c *Conn) Use() error {
+	x, err := c.grab()
+	if err != nil {
+		return err
+	}
+	defer c.closemu.RUnlock()
+	_ = x
+	return nil
+}
+
+func (c *Conn) Close() {
+	c.closemu.Lock()
+	c.done = true
+	c.closemu.Unlock()
+}
+
+// Callbacks are analyzed per call: the one run under muS by callerTwo
+// takes no lock.
+
+var muS sync.Mutex
+
+func run(f func()) { f() }
+
+func callerOne() {
+	run(func() {
+		muS.Lock()
+		muS.Unlock()
+	})
+}
+
+func callerTwo() {
+	muS.Lock()
+	defer muS.Unlock()
+	run(func() {})
+}
+
+// The lock is released around the callback (as go/token.FileSet.Iterate
+// does) and taken again when it returns.
+
+type Ints struct {
+	mu    sync.RWMutex
+	items []int
+}
+
+func each(xs []int, f func(int) bool) {
+	for _, x := range xs {
+		if !f(x) {
+			return
+		}
+	}
+}
+
+func (s *Ints) Iterate(yield func(int) bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	each(s.items, func(x int) bool {
+		s.mu.RUnlock()
+		defer s.mu.RLock()
+		return yield(x)
+	})
+}
+
+func (s *Ints) Add(x int) {
+	s.mu.Lock()
+	s.items = append(s.items, x)
+	s.mu.Unlock()
+}
