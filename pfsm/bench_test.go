@@ -57,14 +57,14 @@ func loadLarge(tb testing.TB) []*packages.Package {
 // the tables.
 func BenchmarkBuild(b *testing.B) {
 	pkgs := loadLarge(b)
-	g, err := pfsm.Program(pkgs)
+	g, err := pfsm.Analyze(pkgs)
 	if err != nil {
 		b.Fatal(err)
 	}
 	targets := largeTargets(b, g)
 	var d *rt.Distances
 	for b.Loop() {
-		g, err := pfsm.Program(pkgs)
+		g, err := pfsm.Analyze(pkgs)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func BenchmarkBuild(b *testing.B) {
 
 // BenchmarkDistances measures the per-target part alone (two targets).
 func BenchmarkDistances(b *testing.B) {
-	g, err := pfsm.Program(loadLarge(b))
+	g, err := pfsm.Analyze(loadLarge(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,9 +43,9 @@ func packageErrors(pkgs []*packages.Package) error {
 	return nil
 }
 
-// Program builds the SSA program of packages loaded with LoadMode and its
+// Analyze builds the SSA program of packages loaded with LoadMode and its
 // graph. Only the given packages (not their dependencies) have nodes.
-func Program(pkgs []*packages.Package) (*Graph, error) {
+func Analyze(pkgs []*packages.Package) (*Graph, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("pfsm: no packages")
 	}
@@ -87,9 +87,9 @@ func boolRank(b bool) int {
 }
 
 // Build computes the distance tables of targets over packages loaded with
-// LoadMode: Program followed by Graph.Distances.
+// LoadMode: Analyze followed by Graph.Distances.
 func Build(pkgs []*packages.Package, targets []Target) (*rt.Distances, error) {
-	g, err := Program(pkgs)
+	g, err := Analyze(pkgs)
 	if err != nil {
 		return nil, err
 	}

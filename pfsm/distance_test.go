@@ -249,7 +249,7 @@ func TestBuildErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := pfsm.Program(pkgs)
+	g, err := pfsm.Analyze(pkgs)
 	if err != nil {
 		t.Fatal(err)
 	}

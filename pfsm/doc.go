@@ -61,7 +61,7 @@
 // once, and compute the tables of each sequence's key locations:
 //
 //	pkgs, err := pfsm.Load(dir, true, "./...")
-//	g, err := pfsm.Program(pkgs)
+//	g, err := pfsm.Analyze(pkgs)
 //	d, err := g.Distances([]pfsm.Target{{File: "/abs/path/x.go", Line: 42}})
 //
 // The *rt.Distances travels to the test process as JSON; there

@@ -67,7 +67,7 @@ func TestLargePackage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads golang.org/x/tools/go/ssa")
 	}
-	g, err := pfsm.Program(loadLarge(t))
+	g, err := pfsm.Analyze(loadLarge(t))
 	if err != nil {
 		t.Fatal(err)
 	}
