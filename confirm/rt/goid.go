@@ -91,11 +91,20 @@ func funcPC(f func()) uintptr {
 	return **(**uintptr)(unsafe.Pointer(&f))
 }
 
+// capturePCs says whether operations record their position. Capturing
+// costs about as much as the rest of a scheduling point, so searches run
+// without it and re-run a failing execution with it (replay is exact), as
+// do replays and strategies that rank positions.
+var capturePCs atomic.Bool
+
 // callerPC returns the PC of the user's call of the API function that
 // calls callerPC.
 //
 //go:noinline
 func callerPC() uintptr {
+	if !capturePCs.Load() {
+		return 0
+	}
 	var pcs [1]uintptr
 	runtime.Callers(3, pcs[:])
 	return pcs[0]

@@ -72,6 +72,9 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 	}
 	budget := time.Duration(cfg.BudgetMillis) * time.Millisecond
 	pw := newProgressWriter(cfg, t.Name())
+	capture := cfg.Strategy == "replay" || wantsStacks(strategy)
+	capturePCs.Store(capture)
+	var prev *exec
 	for n := 0; maxExecs == 0 || n < maxExecs; n++ {
 		if budget > 0 && time.Since(start) > budget {
 			break
@@ -79,6 +82,8 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 		pw.write(n, res.Stats.Executions, strategy)
 		strategy.Begin(n)
 		e := newExec(cfg, n, strategy)
+		e.reuse(prev)
+		prev = e
 		ok := t.Run(fmt.Sprintf("confirm#%d", n), func(st *testing.T) { e.runBody(st, body) })
 		res.Stats.Executions++
 		res.Stats.Steps += int64(e.step)
@@ -88,6 +93,12 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 			o.Diverged = d.Divergence()
 		}
 		last := o.Failure != nil || o.Diverged != "" || !more
+		if o.Failure != nil && !capture {
+			// Re-run the failing execution with positions recorded.
+			if e2, o2 := traced(t, cfg, n, encodeToken(t.Name(), e.tok), body); e2 != nil {
+				e, o = e2, o2
+			}
+		}
 		if cfg.Strategy == "replay" || o.Failure != nil || o.Diverged != "" {
 			e.mu.Lock()
 			res.Trace, res.Goroutines = e.traceLocked()
@@ -118,8 +129,13 @@ const defaultMaxExecs = 1000
 // runBody runs one execution of body as controlled goroutine 0 and
 // returns when the execution and its leftover goroutines are over.
 func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
+	e.runMain(func() { body(t) })
+}
+
+// runMain runs one execution with f as goroutine 0.
+func (e *exec) runMain(f func()) {
 	e.mu.Lock()
-	e.newGLocked(nil, 0, func() { body(t) })
+	e.newGLocked(nil, 0, f)
 	active.Store(e)
 	go e.monitor()
 	e.handoffLocked(e.decideLocked())
@@ -183,4 +199,39 @@ func (p *progressWriter) write(n, execs int, s Strategy) {
 	}
 	data := fmt.Appendf(nil, `{"test":%s,"verdict":%q,"token":%q,"stats":{"executions":%d}}`, p.name, VerdictCrashed, tok, execs)
 	_ = os.WriteFile(p.cfg.ResultFile, data, 0o644)
+}
+
+// wantsStacks reports whether a strategy ranks goroutines by position.
+func wantsStacks(s Strategy) bool {
+	w, ok := s.(interface{ NeedsStacks() bool })
+	return ok && w.NeedsStacks()
+}
+
+// traced replays execution n from its token with positions recorded. It
+// returns nil unless the replay reproduces a failure of the same kind.
+func traced(t *testing.T, cfg *Config, n int, tok string, body func(*testing.T)) (*exec, *Outcome) {
+	rs, err := newReplay(tok, t.Name())
+	if err != nil {
+		return nil, nil
+	}
+	capturePCs.Store(true)
+	defer capturePCs.Store(false)
+	rs.Begin(0)
+	e := newExec(cfg, n, rs)
+	ok := t.Run(fmt.Sprintf("confirm#%d-traced", n), func(st *testing.T) { e.runBody(st, body) })
+	o := e.outcome(ok, t.Name())
+	rs.End(o)
+	if d := rs.(*replay).Divergence(); d != "" || o.Diverged != "" || o.Failure == nil {
+		return nil, nil
+	}
+	return e, o
+}
+
+// reuse takes over the buffers of the previous execution.
+func (e *exec) reuse(prev *exec) {
+	if prev == nil {
+		return
+	}
+	e.events, e.tok = prev.events[:0], prev.tok[:0]
+	e.cands, e.fair, e.dec.Enabled = prev.cands[:0], prev.fair[:0], prev.dec.Enabled[:0]
 }

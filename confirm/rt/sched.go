@@ -92,6 +92,10 @@ type exec struct {
 	fair  []*G
 	dec   Decision
 
+	// slow is set once a goroutine was detached: from then on callers
+	// are identified by goroutine id (see identifyLocked).
+	slow atomic.Bool
+
 	failure  *Failure
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
 	diverged string
@@ -181,8 +185,10 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 
 // run is the body of every controlled goroutine.
 func (e *exec) run(g *G, f func()) {
-	g.goid.Store(curGoid())
 	<-g.wake
+	if e.slow.Load() {
+		g.identify()
+	}
 	if g.die {
 		g.exiting = true
 		e.goexit(g, nil)
@@ -256,6 +262,11 @@ func (e *exec) callerLocked() *G {
 			return g
 		}
 	}
+	if !e.slow.Load() {
+		// No goroutine was ever detached: the turn holder is the only
+		// controlled goroutine that can be running.
+		return nil
+	}
 	id := curGoid()
 	for _, g := range e.gs {
 		if g.state != gDead && g.goid.Load() == id {
@@ -292,6 +303,9 @@ func (e *exec) point(g *G) {
 		e.mu.Unlock()
 	}
 	<-g.wake
+	if e.slow.Load() {
+		g.identify()
+	}
 	if g.die {
 		g.exiting = true
 		runtime.Goexit()
@@ -584,6 +598,7 @@ func (e *exec) monitor() {
 		switch {
 		case e.cur != nil && e.cur.state == gRunning:
 			if now.Sub(lastChange) >= e.stall {
+				e.slowPathLocked()
 				e.cur.state = gDetached
 				e.ndetached++
 				e.cur = nil
@@ -628,6 +643,7 @@ func (e *exec) stuckFailureLocked(d time.Duration) *Failure {
 
 // stacksLocked returns the stacks of the given controlled goroutines.
 func (e *exec) stacksLocked(ids []int) string {
+	e.identifyAllLocked()
 	want := make(map[int64]int)
 	for _, id := range ids {
 		if gid := e.gs[id].goid.Load(); gid != 0 {
@@ -673,4 +689,58 @@ func joinInts(s []int) string {
 		parts[i] = fmt.Sprint(v)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// identify records the calling goroutine's id as g's.
+func (g *G) identify() {
+	if g.goid.Load() == 0 {
+		g.goid.Store(curGoid())
+	}
+}
+
+// slowPathLocked switches the execution to identifying callers by
+// goroutine id, before a goroutine is detached. The ids of goroutines
+// parked in the scheduler are recorded when they wake; those of running
+// goroutines (the one being detached) are found in a dump of all stacks,
+// by the G pointer argument of their run frame.
+func (e *exec) slowPathLocked() {
+	if !e.slow.Swap(true) {
+		e.identifyAllLocked()
+	}
+}
+
+// identifyAllLocked finds the goroutine ids of the execution's live
+// goroutines in a dump of all stacks.
+func (e *exec) identifyAllLocked() {
+	want := make(map[string]*G)
+	for _, g := range e.gs {
+		if g.state != gDead && g.goid.Load() == 0 {
+			want[fmt.Sprintf("%p", g)] = g
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for _, s := range strings.Split(string(buf), "\n\n") {
+		i := strings.Index(s, ".(*exec).run(")
+		if i < 0 {
+			continue
+		}
+		args := strings.Split(s[i+len(".(*exec).run("):], ", ")
+		if len(args) < 2 {
+			continue
+		}
+		if g := want[strings.TrimSuffix(args[1], "?")]; g != nil {
+			g.goid.Store(parseGoid(s))
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package rt
 
-import "reflect"
+import (
+	"reflect"
+	"runtime"
+)
 
 // Select replaces a select statement whose channel operands and send
 // values were evaluated, in source order, into cases. It returns the index
@@ -13,6 +16,11 @@ func Select(hasDefault bool, cases ...Case) int {
 	case modeReal:
 		return realSelect(hasDefault, cases)
 	case modeDying:
+		if !hasDefault {
+			// The rewritten switch has no -1 case without a default:
+			// end the exiting goroutine here instead.
+			runtime.Goexit()
+		}
 		return -1
 	}
 	g.op = op{kind: opSelect, pc: pc, cases: cases, hasDefault: hasDefault, choice: -1}

@@ -1,0 +1,111 @@
+package rt
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// benchBody is a 10-goroutine test body of about 100 scheduling points:
+// each worker takes a mutex four times and reports on a channel.
+func benchBody() {
+	var mu Mutex
+	var wg WaitGroup
+	done := MakeChan[int](10)
+	n := 0
+	for range 10 {
+		wg.Add(1)
+		Go(func() {
+			defer wg.Done()
+			for range 4 {
+				mu.Lock()
+				n++
+				mu.Unlock()
+			}
+			Send(done, 1)
+		})
+	}
+	wg.Wait()
+	for range 10 {
+		Recv(done)
+	}
+}
+
+// runBench runs b.N executions of benchBody with the strategy and reports
+// scheduling points and executions per second.
+func runBench(b *testing.B, strategy string) {
+	cfg := &Config{Strategy: strategy, Seed: 1}
+	s, err := newStrategy(cfg, "Bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	steps := 0
+	var prev *exec
+	b.ResetTimer()
+	start := time.Now()
+	for n := 0; n < b.N; n++ {
+		s.Begin(n)
+		e := newExec(cfg, n, s)
+		e.reuse(prev)
+		prev = e
+		e.runMain(benchBody)
+		if e.failure != nil {
+			b.Fatalf("failure: %+v", e.failure)
+		}
+		steps += e.step
+		s.End(&Outcome{Steps: e.step})
+	}
+	d := time.Since(start).Seconds()
+	b.ReportMetric(float64(steps)/d, "points/s")
+	b.ReportMetric(float64(b.N)/d, "execs/s")
+	b.ReportMetric(float64(steps)/float64(b.N), "points/exec")
+}
+
+func BenchmarkExecRandom(b *testing.B) { runBench(b, "random") }
+func BenchmarkExecPCT(b *testing.B)    { runBench(b, "pct") }
+
+// BenchmarkHandoff measures the bare goroutine handoff the scheduler uses
+// (a send on the next goroutine's buffered channel, then a receive on
+// one's own), for comparison with the cost of a scheduling point.
+func BenchmarkHandoff(b *testing.B) {
+	a, c := make(chan struct{}, 1), make(chan struct{}, 1)
+	go func() {
+		for range a {
+			c <- struct{}{}
+		}
+	}()
+	b.ResetTimer()
+	for range b.N {
+		a <- struct{}{}
+		<-c
+	}
+	close(a)
+	b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "handoffs/s")
+}
+
+// BenchmarkHandoffMutex measures the alternative handoff through locked
+// mutexes (wake = Unlock of the other's mutex, park = Lock of one's own).
+func BenchmarkHandoffMutex(b *testing.B) {
+	var a, c sync.Mutex
+	a.Lock()
+	c.Lock()
+	stop := false
+	go func() {
+		for {
+			a.Lock()
+			if stop {
+				return
+			}
+			c.Unlock()
+		}
+	}()
+	b.ResetTimer()
+	for range b.N {
+		a.Unlock()
+		c.Lock()
+	}
+	b.StopTimer()
+	stop = true
+	a.Unlock()
+	b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "handoffs/s")
+}
