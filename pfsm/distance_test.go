@@ -12,6 +12,7 @@ import (
 
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/pfsm"
+	"golang.org/x/tools/go/packages"
 )
 
 const inf = math.MaxInt32
@@ -296,5 +297,26 @@ func TestParseTarget(t *testing.T) {
 		if (err != nil) != tt.wantErr || got != tt.want {
 			t.Errorf("ParseTarget(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	if _, err := pfsm.Analyze(nil); err == nil || !strings.Contains(err.Error(), "no packages") {
+		t.Errorf("Analyze(nil) error = %v", err)
+	}
+	if _, err := pfsm.Analyze([]*packages.Package{nil}); err == nil || !strings.Contains(err.Error(), "nil package") {
+		t.Errorf("Analyze([nil]) error = %v", err)
+	}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles}
+	pkgs, err := packages.Load(cfg, "./testdata/src/dist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pfsm.Analyze(pkgs); err == nil || !strings.Contains(err.Error(), "without syntax or types") {
+		t.Errorf("Analyze(names only) error = %v", err)
+	}
+	_, err = pfsm.Load(".", false, "./testdata/src/broken")
+	if err == nil || !strings.Contains(err.Error(), "broken.go:4") {
+		t.Errorf("Load(broken) error = %v, want the type error's position", err)
 	}
 }
