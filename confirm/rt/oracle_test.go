@@ -210,6 +210,16 @@ func TestOracles(t *testing.T) {
 			if res.Token == "" || len(res.Trace) == 0 {
 				t.Errorf("no token or trace")
 			}
+			// Positions come from the traced re-run of the failing
+			// execution: in the trace, or in the pending operations the
+			// message lists.
+			positioned := strings.Contains(res.Failure.Message, "oracle_test.go:")
+			for _, ev := range res.Trace {
+				positioned = positioned || strings.HasSuffix(ev.File, "oracle_test.go")
+			}
+			if !positioned {
+				t.Errorf("the trace has no positions in the user's file: %+v", res.Trace)
+			}
 			t.Logf("found in execution %d: %s", res.Stats.Executions, res.Failure.Message)
 		})
 	}
@@ -220,5 +230,20 @@ func TestPCTFindsDeadlock(t *testing.T) {
 	res := search(t, Config{Strategy: "pct", Seed: 5, MaxExecs: 300}, abba(false))
 	if res.Verdict != VerdictError || res.Failure.Kind != FailDeadlock {
 		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+}
+
+// TestSeedToken replays the failing execution of a random search from the
+// seed token written before it ran.
+func TestSeedToken(t *testing.T) {
+	body := abba(false)
+	res := search(t, Config{Strategy: "random", Seed: 21, MaxExecs: 300}, body)
+	if res.Verdict != VerdictError {
+		t.Fatalf("verdict %q", res.Verdict)
+	}
+	tok := seedToken{test: t.Name(), strategy: 1, seed: 21, n: res.Stats.Executions - 1}.encode()
+	rep := search(t, Config{Strategy: "replay", Replay: tok}, body)
+	if rep.Verdict != VerdictError || rep.Failure.Kind != res.Failure.Kind || !sameTrace(rep.Trace, res.Trace) {
+		t.Fatalf("seed token replay: verdict %q failure %+v", rep.Verdict, rep.Failure)
 	}
 }

@@ -149,11 +149,18 @@ func (e *exec) outcome(passed bool, test string) *Outcome {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	o := &Outcome{Steps: e.step, Failure: e.failure, Diverged: e.diverged}
-	if o.Failure == nil && !passed && o.Diverged == "" {
-		o.Failure = &Failure{
+	if !passed && o.Diverged == "" && (o.Failure == nil || o.Failure.Kind == FailLeak) {
+		// A failed test is the root cause of goroutines left waiting for
+		// a body that stopped early (t.FailNow).
+		f := &Failure{
 			Kind:    FailTest,
 			Message: fmt.Sprintf("the test failed in execution %d (its messages are in the output of %s/confirm#%d)", e.n, test, e.n),
 		}
+		if o.Failure != nil {
+			f.Message += "; then: " + o.Failure.Message
+			f.Goroutines, f.Objects, f.Stack = o.Failure.Goroutines, o.Failure.Objects, o.Failure.Stack
+		}
+		o.Failure = f
 	}
 	return o
 }
