@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 	"github.com/confirm-go/confirm/analyzers/warning"
@@ -101,12 +102,49 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 					continue
 				}
 				c.reportDouble(fn, h, a)
-			case h.Inst != "" && a.Lock.Inst != "" && conflicts(a.Lock.Mode, h.Mode) && !orderedByComparison(a.Instr):
+			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr):
 				c.reportNested(fn, h, a)
 			}
 		}
 	}
 	c.checkLeaks(fn, t)
+}
+
+// distinctRoots reports whether two instance paths are known and start
+// from different variables (from.mu and to.mu; not n.mu and n.parent.mu,
+// which is hierarchical locking inside one structure).
+func distinctRoots(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	return root(a) != root(b)
+}
+
+func root(inst string) string {
+	if i := strings.IndexAny(inst, ".*["); i > 0 {
+		return inst[:i]
+	}
+	return inst
+}
+
+// ordered reports whether instr runs only after an ordering comparison:
+// in fn itself, or at every call site of fn when fn is only called
+// directly in the package (lockBoth(a, b) called in both orders under
+// "if a.id < b.id").
+func (c *checker) ordered(fn *ssa.Function, instr ssa.Instruction) bool {
+	if orderedByComparison(instr) {
+		return true
+	}
+	sites := c.ls.CallSites(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, call := range sites {
+		if !orderedByComparison(call) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameInstance reports whether two locks of one class are known to be the

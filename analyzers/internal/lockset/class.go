@@ -66,7 +66,8 @@ func (r Ref) Valid() bool { return r.Class != "" }
 // Classifier names the mutexes of one SSA package. Its methods are safe for
 // use by one goroutine at a time.
 type Classifier struct {
-	funcs  []*ssa.Function
+	funcs    []*ssa.Function
+	closures map[*ssa.Function][]*ssa.MakeClosure // anonymous function -> its MakeClosures
 	stores map[string][]*ssa.Store // location class -> stores of lockers and conds there
 }
 
@@ -75,7 +76,18 @@ type Classifier struct {
 // conds of funcs once; afterwards its methods only read, and may be called
 // from several goroutines.
 func NewClassifier(funcs []*ssa.Function) *Classifier {
-	c := &Classifier{funcs: funcs}
+	c := &Classifier{funcs: funcs, closures: map[*ssa.Function][]*ssa.MakeClosure{}}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if f, ok := mc.Fn.(*ssa.Function); ok {
+						c.closures[f] = append(c.closures[f], mc)
+					}
+				}
+			}
+		}
+	}
 	c.indexStores()
 	return c
 }
@@ -256,27 +268,16 @@ func (c *Classifier) callResult(call *ssa.Call) (Ref, bool) {
 	return Ref{Class: FuncName(fn) + "()"}, true
 }
 
-// binding returns the value bound to the free variable v by the unique
-// MakeClosure of its function in the parent, or nil.
+// binding returns the value bound to the free variable v by the
+// MakeClosures of its function, when they all bind the same value, or nil.
 func (c *Classifier) binding(v *ssa.FreeVar) ssa.Value {
-	fn := v.Parent()
-	parent := fn.Parent()
-	if parent == nil {
-		return nil
-	}
 	idx := freeVarIndex(v)
 	var found ssa.Value
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn || idx >= len(mc.Bindings) {
-				continue
-			}
-			if found != nil && found != mc.Bindings[idx] {
-				return nil
-			}
-			found = mc.Bindings[idx]
+	for _, mc := range c.closures[v.Parent()] {
+		if idx >= len(mc.Bindings) || (found != nil && found != mc.Bindings[idx]) {
+			return nil
 		}
+		found = mc.Bindings[idx]
 	}
 	return found
 }

@@ -317,3 +317,40 @@ func (s *Ints) Add(x int) {
 	s.items = append(s.items, x)
 	s.mu.Unlock()
 }
+
+// The order of two instances is decided by the callers of lockBoth.
+
+func lockBoth(first, second *Account) {
+	first.mu.Lock()
+	second.mu.Lock()
+}
+
+func TransferVia(from, to *Account, n int) {
+	if from.id < to.id {
+		lockBoth(from, to)
+	} else {
+		lockBoth(to, from)
+	}
+	from.balance -= n
+	to.balance += n
+	from.mu.Unlock()
+	to.mu.Unlock()
+}
+
+// Hand-over-hand up a tree: the child, then its parent.
+
+type Node struct {
+	mu     sync.Mutex
+	parent *Node
+	n      int
+}
+
+func (n *Node) AddUp() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.parent != nil {
+		n.parent.mu.Lock()
+		n.parent.n += n.n
+		n.parent.mu.Unlock()
+	}
+}
