@@ -1,0 +1,3 @@
+module example.com/controlled
+
+go 1.22
