@@ -68,7 +68,7 @@ func (r Ref) Valid() bool { return r.Class != "" }
 type Classifier struct {
 	funcs    []*ssa.Function
 	closures map[*ssa.Function][]*ssa.MakeClosure // anonymous function -> its MakeClosures
-	stores map[string][]*ssa.Store // location class -> stores of lockers and conds there
+	stores   map[string][]*ssa.Store              // location class -> stores of lockers and conds there
 }
 
 // NewClassifier returns a Classifier for the source functions funcs of one
