@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -405,6 +406,22 @@ func (r *fileRewriter) imports(rtPath string) {
 		}
 		r.ed.close(r.off(r.file.Name.End()), 0, decl)
 	}
+	// Count, per imported package name, the uses left and replaced.
+	used, replaced := make(map[types.Object]bool), make(map[types.Object]bool)
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if pn, ok := r.info.Uses[id].(*types.PkgName); ok {
+			if r.rewrittenPkgRefs[id] {
+				replaced[pn] = true
+			} else {
+				used[pn] = true
+			}
+		}
+		return true
+	})
 	for _, spec := range r.file.Imports {
 		if spec.Name != nil && (spec.Name.Name == "_" || spec.Name.Name == ".") {
 			if spec.Name.Name == "." && r.dotUnused(spec) {
@@ -412,35 +429,19 @@ func (r *fileRewriter) imports(rtPath string) {
 			}
 			continue
 		}
-		var pn ast.Node = spec
+		var obj types.Object
 		if spec.Name != nil {
-			pn = spec.Name
+			obj = r.info.Defs[spec.Name]
+		} else {
+			obj = r.info.Implicits[spec]
 		}
-		obj := r.info.Defs[spec.Name]
-		if spec.Name == nil {
-			obj = r.info.Implicits[pn]
-		}
-		if obj == nil {
+		if obj == nil || !replaced[obj] || used[obj] {
 			continue
 		}
-		used, replaced := false, false
-		for id, o := range r.info.Uses {
-			if o != obj {
-				continue
-			}
-			if r.rewrittenPkgRefs[id] {
-				replaced = true
-			} else {
-				used = true
-				break
-			}
-		}
-		if replaced && !used {
-			if spec.Name != nil {
-				r.ed.replace(r.off(spec.Name.Pos()), r.off(spec.Name.End()), 0, "_")
-			} else {
-				r.ed.open(r.off(spec.Path.Pos()), 0, "_ ")
-			}
+		if spec.Name != nil {
+			r.ed.replace(r.off(spec.Name.Pos()), r.off(spec.Name.End()), 0, "_")
+		} else {
+			r.ed.open(r.off(spec.Path.Pos()), 0, "_ ")
 		}
 	}
 }

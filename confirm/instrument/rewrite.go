@@ -171,7 +171,9 @@ func (r *fileRewriter) visit(n, parent ast.Node, d int) {
 	case *ast.SelectorExpr:
 		r.selector(n)
 	case *ast.Ident:
-		r.dotImported(n)
+		if sel, ok := parent.(*ast.SelectorExpr); !ok || sel.Sel != n {
+			r.dotImported(n)
+		}
 	case *ast.GoStmt:
 		r.goStmt(n, d)
 	case *ast.RangeStmt:
@@ -448,35 +450,20 @@ func (r *fileRewriter) selector(sel *ast.SelectorExpr) {
 	r.ed.replace(r.off(sel.Pos()), r.off(sel.End()), 0, rtName+"."+name)
 }
 
-// dotImported replaces names of a dot-imported sync, time, ... package.
+// dotImported replaces names of a dot-imported sync, time, ... package
+// (id is not the Sel of a selector).
 func (r *fileRewriter) dotImported(id *ast.Ident) {
 	obj := r.info.Uses[id]
 	if obj == nil || obj.Pkg() == nil || obj.Pkg() == r.pkg {
 		return
 	}
 	name := r.replacement(id)
-	if name == "" || r.keepReal[id.Pos()] || r.isQualified(id) {
+	if name == "" || r.keepReal[id.Pos()] {
 		return
 	}
 	r.usesRT = true
 	r.rewrittenPkgRefs[id] = true
 	r.ed.replace(r.off(id.Pos()), r.off(id.End()), 0, rtName+"."+name)
-}
-
-// isQualified reports whether id is the Sel of a package-qualified name or
-// of any selector (fields and methods are never replaced).
-func (r *fileRewriter) isQualified(id *ast.Ident) bool {
-	found := false
-	ast.Inspect(r.file, func(n ast.Node) bool {
-		if found || n == nil || n.Pos() > id.Pos() || n.End() < id.End() {
-			return false
-		}
-		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel == id {
-			found = true
-		}
-		return true
-	})
-	return found
 }
 
 // goStmt lowers go f(a, b) to

@@ -1,0 +1,64 @@
+// Package instrument rewrites the Go files of one package (its non-test
+// files, its internal test files and its external test package) so that
+// the package's tests run under the controlled scheduler of
+// github.com/confirm-go/confirm/confirm/rt, and delivers the result as a
+// `go test -overlay` file. The user's tree is never written.
+//
+// # Delivery
+//
+// Instrument loads the package with go/packages, rewrites every file into a
+// temporary directory, and injects the runtime's own source (rt.Source) as
+// an overlay-only package <module root>/confirmrt_<random> with import path
+// <module path>/confirmrt_<random>; rewritten files import it as confirmrt
+// on the line of their package clause. The overlay-only directory does not
+// exist on disk, so go test needs -vet=off; coverage flags do not work with
+// it (golang/go#73802) and are stripped. Result.GoTestFlags returns the
+// flags. Module, vendor and workspace (go.work) modes work; GOPATH mode,
+// cgo packages and packages of dependency modules (in the module cache,
+// which overlays may not replace) are refused with an error.
+//
+// # Line numbers
+//
+// The rewrite is a set of byte-offset edits on the original source that
+// never add or remove a newline, so every line keeps its number and
+// cmd/go maps the overlay file back to the original name: test failures and
+// panics report the user's file:line. Text moved to an earlier position on
+// another line (the operands of a select, the arguments of a go statement)
+// is put on one line and framed by /*line file:line:col*/ directives.
+//
+// # Rewrites
+//
+// The rewrites are those of rt/API.md:
+//
+//   - func TestX(t *testing.T) { B } becomes a wrapper calling
+//     confirmrt.RunTest(t, confirmTestX) and func confirmTestX(t *testing.T) { B };
+//     t.Parallel() becomes confirmrt.Parallel(t).
+//   - go f(a, b): the function value (unless it is a declared function, a
+//     method expression or a function literal) and the arguments (unless
+//     constant) are evaluated into temporaries in the spawning goroutine,
+//     then confirmrt.Go(func() { f1(a1, b1) }); a call of a func() value
+//     without arguments becomes confirmrt.Go(f). Builtins (go close(c)) and
+//     generic functions (go F[T](x), go F(x)) are called inside the closure.
+//   - sync.Mutex, RWMutex, WaitGroup, Once, Cond, Locker, NewCond, OnceFunc,
+//     OnceValue(s) and the sync/atomic types and functions are replaced by
+//     confirmrt's, as type and function references (so embedded mutexes,
+//     method values, sync.Locker calls and type arguments are covered);
+//     time.Sleep, runtime.Gosched, os.Exit and log.Fatal, Fatalf, Fatalln
+//     likewise. Imports left without use become blank imports.
+//   - make(chan T, n), send, receive (in any expression; v, ok := <-c in
+//     assignments and var declarations), close, for range over a channel,
+//     and select (with or without default, labelled, empty) are lowered to
+//     MakeChan, Send, Recv, Recv2, Close and Select with the helpers of
+//     rt/lower.go. Channel types are kept.
+//   - Request.Locations add Observe points before the statement at a line
+//     and Read and Write points (confirmrt.Read(unsafe.Pointer(&x), loc))
+//     before the statement holding an access; Request.Accesses adds every
+//     read and write of struct fields and package-level variables in the
+//     non-test files. The address is taken under a guard that keeps nil
+//     pointers and out-of-range indexes from panicking.
+//
+// After the rewrite, the package is type-checked against the runtime. A
+// variable or field whose replaced sync type flows into code that needs
+// the real one (a dependency's *sync.Mutex parameter) keeps its real type,
+// and Result.Notes says so; so do all constructs left uninstrumented.
+package instrument
