@@ -444,6 +444,11 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 			for k := len(st.defers) - 1; k >= 0; k-- {
 				d := st.defers[k]
 				e.call(st, &d.Call, d, d.Pos(), obs)
+				if isFuncValueCall(&d.Call) {
+					// defer unlock(): a function value that may
+					// release anything; assume nothing stays held.
+					st.held = nil
+				}
 			}
 			st.defers = nil
 		case *ssa.Return:
@@ -697,6 +702,16 @@ func (f *flow) heldBefore(e *engine, instr ssa.Instruction) Set {
 		}
 	}
 	return nil
+}
+
+// isFuncValueCall reports whether common calls a function value (not a
+// known function, closure literal, method or builtin).
+func isFuncValueCall(common *ssa.CallCommon) bool {
+	if common.IsInvoke() || common.StaticCallee() != nil {
+		return false
+	}
+	_, builtin := common.Value.(*ssa.Builtin)
+	return !builtin
 }
 
 // args returns the values bound to the callee's parameters (the receiver

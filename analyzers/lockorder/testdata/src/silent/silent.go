@@ -203,6 +203,12 @@ func useUnlocker(s *Store) {
 	s.data["x"] = 1
 }
 
+func afterUnlocker(s *Store) {
+	useUnlocker(s)
+	s.mu.Lock() // the deferred unlock() released it
+	s.mu.Unlock()
+}
+
 // Cond.Wait releases and re-acquires its lock.
 
 type Pool struct {
