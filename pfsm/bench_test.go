@@ -16,6 +16,18 @@ import (
 // list of patterns, which must include it (the targets are in go/ssa).
 const largePkg = "golang.org/x/tools/go/ssa"
 
+// firstTarget returns the first line in [from, to] of file that holds an
+// instruction, as a target.
+func firstTarget(g *pfsm.Graph, file string, from, to int) []pfsm.Target {
+	for line := from; line <= to; line++ {
+		t := pfsm.Target{File: file, Line: line}
+		if _, err := g.Distances([]pfsm.Target{t}); err == nil {
+			return []pfsm.Target{t}
+		}
+	}
+	return nil
+}
+
 // largeTargets picks two key locations in largePkg: the first operation
 // of (*builder).expr0 and of (*Function).finishBody.
 func largeTargets(tb testing.TB, g *pfsm.Graph) []pfsm.Target {
@@ -27,8 +39,8 @@ func largeTargets(tb testing.TB, g *pfsm.Graph) []pfsm.Target {
 	var targets []pfsm.Target
 	for _, name := range []string{"(*builder).expr0", "(*Function).finishBody"} {
 		for _, f := range d.Funcs {
-			if f.Name == name && len(f.Lines) > 1 {
-				targets = append(targets, pfsm.Target{File: d.Files[f.File], Line: int(f.Lines[1])})
+			if f.Name == name {
+				targets = append(targets, firstTarget(g, d.Files[f.File], f.Start+1, f.End)...)
 				break
 			}
 		}

@@ -11,22 +11,10 @@ import (
 )
 
 // export builds the target-independent part of the runtime tables: files,
-// functions with their per-line operation nodes and call sites, and the
-// distance of each exported node to its function's return. Only nodes a
-// stack frame can map to are exported.
+// and for every function its per-line operation nodes and call sites, with
+// global node ids (Distances renumbers them). Only nodes a stack frame can
+// map to are exported.
 func (g *Graph) export() {
-	rtIndex := make(map[int32]int32) // global node -> runtime node
-	exportNode := func(n int32) int32 {
-		if r, ok := rtIndex[n]; ok {
-			return r
-		}
-		r := int32(len(g.exported))
-		rtIndex[n] = r
-		g.exported = append(g.exported, n)
-		f, i := g.owner(n)
-		g.rtEnd = append(g.rtEnd, clamp(f.dEnd[i]))
-		return r
-	}
 	fileIndex := make(map[string]int)
 	sites := make([][]rt.Call, len(g.funcs))
 	callers := make(map[fileLine]int) // functions with calls at each line
@@ -45,12 +33,10 @@ func (g *Graph) export() {
 			fileIndex[f.file] = fi
 			g.files = append(g.files, f.file)
 		}
-		rf := rt.Func{Name: f.fn.RelString(f.fn.Pkg.Pkg), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil}
-		rf.Entry = exportNode(f.first)
-		ops := g.lineOps(f)
-		for _, op := range ops {
+		rf := rt.Func{Name: f.fn.RelString(f.fn.Pkg.Pkg), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil, Entry: f.first}
+		for _, op := range g.lineOps(f) {
 			rf.Lines = append(rf.Lines, int32(op.line))
-			rf.Nodes = append(rf.Nodes, exportNode(f.first+op.seg))
+			rf.Nodes = append(rf.Nodes, f.first+op.seg)
 		}
 		calls := sites[i]
 		for j := range calls {
@@ -61,7 +47,6 @@ func (g *Graph) export() {
 			if alone && !c.Go && callers[fileLine{f.file, int(c.Line)}] == 1 {
 				c.Callees = nil
 			}
-			c.Node = exportNode(c.Node)
 		}
 		rf.Calls = calls
 		g.rtFuncs = append(g.rtFuncs, rf)
@@ -183,27 +168,82 @@ func (g *Graph) position(p token.Pos) token.Position {
 	return g.fset.Position(p)
 }
 
-// Distances computes the tables of targets. The result shares the
-// target-independent tables with g and with every other Distances g
-// returned; they must not be modified.
+// Distances computes the tables of targets. Functions from which no
+// target is reachable are listed without lines and calls: a frame in one
+// stands at the function's entry, whose End is the function's summary. The
+// result shares read-only parts (file names, line and callee lists) with
+// g and with every other Distances g returned; they must not be modified.
 func (g *Graph) Distances(targets []Target) (*rt.Distances, error) {
-	d := &rt.Distances{Files: g.files, Funcs: g.rtFuncs, End: g.rtEnd}
-	for _, t := range targets {
+	d := &rt.Distances{Files: g.files, Funcs: make([]rt.Func, len(g.funcs))}
+	dists := make([][]int64, len(targets))
+	for i, t := range targets {
 		file, seeds, err := g.seeds(t)
 		if err != nil {
 			return nil, err
 		}
-		dist := g.distancesTo(seeds)
-		tg := rt.Target{File: file, Line: t.Line, Col: t.Col, Nodes: []int32{}, Dist: []int32{}}
-		for r, n := range g.exported {
+		dists[i] = g.distancesTo(seeds)
+		d.Targets = append(d.Targets, rt.Target{File: file, Line: t.Line, Col: t.Col, Nodes: []int32{}, Dist: []int32{}})
+	}
+	e := &exporter{g: g, index: make(map[int32]int32)}
+	for i, f := range g.funcs {
+		tmpl := &g.rtFuncs[i]
+		rf := rt.Func{Name: tmpl.Name, File: tmpl.File, Start: tmpl.Start, End: tmpl.End, Lit: tmpl.Lit, Entry: e.node(tmpl.Entry)}
+		if f.reaches(dists) {
+			rf.Lines = tmpl.Lines
+			rf.Nodes = make([]int32, len(tmpl.Nodes))
+			for k, n := range tmpl.Nodes {
+				rf.Nodes[k] = e.node(n)
+			}
+			rf.Calls = slices.Clone(tmpl.Calls)
+			for k := range rf.Calls {
+				rf.Calls[k].Node = e.node(rf.Calls[k].Node)
+			}
+		}
+		d.Funcs[i] = rf
+	}
+	d.End = e.end
+	for t, dist := range dists {
+		tg := &d.Targets[t]
+		for r, n := range e.nodes {
 			if dist[n] < inf {
 				tg.Nodes = append(tg.Nodes, int32(r))
 				tg.Dist = append(tg.Dist, clamp(dist[n]))
 			}
 		}
-		d.Targets = append(d.Targets, tg)
 	}
 	return d, nil
+}
+
+// reaches reports whether some target is reachable from a node of f.
+func (f *function) reaches(dists [][]int64) bool {
+	for _, dist := range dists {
+		for _, d := range dist[f.first : int(f.first)+len(f.segs)] {
+			if d < inf {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// An exporter numbers the nodes of one Distances.
+type exporter struct {
+	g     *Graph
+	index map[int32]int32 // global node -> runtime node
+	nodes []int32         // runtime node -> global node
+	end   []int32         // runtime node -> End
+}
+
+func (e *exporter) node(n int32) int32 {
+	if r, ok := e.index[n]; ok {
+		return r
+	}
+	r := int32(len(e.nodes))
+	e.index[n] = r
+	e.nodes = append(e.nodes, n)
+	f, i := e.g.owner(n)
+	e.end = append(e.end, clamp(f.dEnd[i]))
+	return r
 }
 
 // seeds returns the nodes holding instructions of the target's line, and

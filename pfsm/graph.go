@@ -42,12 +42,10 @@ type Graph struct {
 	// lineSegs maps a source line to the nodes holding its instructions.
 	lineSegs map[fileLine][]int32
 
-	// The target-independent part of the runtime tables, shared by every
-	// Distances built from this Graph.
-	files    []string
-	rtFuncs  []rt.Func
-	rtEnd    []int32
-	exported []int32 // runtime node -> global node
+	// The target-independent part of the runtime tables, with global
+	// node ids; Distances selects and renumbers.
+	files   []string
+	rtFuncs []rt.Func
 }
 
 type fileLine struct {

@@ -60,7 +60,8 @@ type Func struct {
 	End   int `json:"end"`
 	// Lines and Nodes are parallel: the node of the operation at each
 	// source line of the function that holds an instruction, by
-	// ascending line.
+	// ascending line. Both are empty (and so is Calls) for a function
+	// from which no target is reachable: a frame in it stands at Entry.
 	Lines []int32 `json:"lines"`
 	Nodes []int32 `json:"nodes"`
 	// Calls are the call sites (calls and go statements), by ascending
@@ -588,6 +589,9 @@ func pickTop(sites []site) (site, bool) {
 func (d *Distances) siteAt(fn, line int32) site {
 	f := &d.Funcs[fn]
 	st := site{fn: fn, op: -1}
+	if len(f.Lines) == 0 {
+		st.op = f.Entry
+	}
 	if k := sort.Search(len(f.Lines), func(k int) bool { return f.Lines[k] > line }); k > 0 {
 		st.op, st.exact = f.Nodes[k-1], f.Lines[k-1] == line
 	}
