@@ -174,24 +174,32 @@ type def struct {
 	key   string
 	fn    *ssa.Function
 	instr ssa.Instruction
-	pos   token.Position
+	// pos is where an observe point before the store goes; it is
+	// computed only for the stores a sequence may use (see
+	// generator.stores).
+	pos token.Position
 	// value is the stored value, when known.
 	value ssa.Value
 }
 
 // storeIndex returns the stores of the program's functions by key, one
-// per position (package variants share positions), in position order.
+// per source position (package variants share positions), in position
+// order.
 func storeIndex(prog *testselect.Program) map[string][]def {
 	index := map[string][]def{}
 	seen := map[token.Position]bool{}
 	for _, fn := range prog.Functions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				d, ok := storeOf(prog, instr)
-				if !ok || seen[d.pos] {
+				d, ok := storeOf(instr)
+				if !ok {
 					continue
 				}
-				seen[d.pos] = true
+				raw := prog.Fset.Position(instr.Pos())
+				if seen[raw] {
+					continue
+				}
+				seen[raw] = true
 				d.fn = fn
 				index[d.key] = append(index[d.key], d)
 			}
@@ -203,16 +211,16 @@ func storeIndex(prog *testselect.Program) map[string][]def {
 // storeOf describes instr as a store, if it is one: a Store, an update of
 // a map held in a field or global, or an atomic store, add, swap or
 // compare-and-swap.
-func storeOf(prog *testselect.Program, instr ssa.Instruction) (def, bool) {
+func storeOf(instr ssa.Instruction) (def, bool) {
 	switch s := instr.(type) {
 	case *ssa.Store:
 		if k := addrKey(s.Addr); k != "" {
-			return def{key: k, instr: s, pos: storePos(prog, s.Pos()), value: s.Val}, true
+			return def{key: k, instr: s, value: s.Val}, true
 		}
 	case *ssa.MapUpdate:
 		if load, ok := s.Map.(*ssa.UnOp); ok && load.Op == token.MUL {
 			if k := addrKey(load.X); k != "" {
-				return def{key: k, instr: s, pos: storePos(prog, s.Pos())}, true
+				return def{key: k, instr: s}, true
 			}
 		}
 	case *ssa.Call:
@@ -221,10 +229,18 @@ func storeOf(prog *testselect.Program, instr ssa.Instruction) (def, bool) {
 			return def{}, false
 		}
 		if k := addrKey(s.Call.Args[0]); k != "" {
-			return def{key: k, instr: s, pos: prog.StmtPos(s), value: s.Call.Args[len(s.Call.Args)-1]}, true
+			return def{key: k, instr: s, value: s.Call.Args[len(s.Call.Args)-1]}, true
 		}
 	}
 	return def{}, false
+}
+
+// defPos returns where an observe point before the store d goes.
+func defPos(prog *testselect.Program, d def) token.Position {
+	if c, ok := d.instr.(*ssa.Call); ok {
+		return prog.StmtPos(c)
+	}
+	return storePos(prog, d.instr.Pos())
 }
 
 // storePos returns where an observe point goes for a store at pos: the

@@ -454,7 +454,8 @@ func (g *generator) rank(calls []*lockCall, avoid *token.Position) []*lockCall {
 
 // lockClass names the mutex v points to by its static identity: a field
 // of a struct type ("field T.mu"), a global ("global p.mu"), or a local
-// variable ("local file:offset"). It returns "" for a mutex reached
+// variable ("local file:offset"), following the free variables of
+// closures to what they capture. It returns "" for a mutex reached
 // through a parameter or another value.
 func lockClass(v ssa.Value) string {
 	switch v := v.(type) {
@@ -478,8 +479,31 @@ func lockClass(v ssa.Value) string {
 				return c + " (pointer)"
 			}
 		}
+	case *ssa.FreeVar:
+		if b := binding(v); b != nil {
+			return lockClass(b)
+		}
 	}
 	return ""
+}
+
+// binding returns the value a closure's free variable is bound to by the
+// MakeClosure of its enclosing function, or nil.
+func binding(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	i := slices.Index(fn.FreeVars, fv)
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+				return mc.Bindings[i]
+			}
+		}
+	}
+	return nil
 }
 
 func deref(t types.Type) types.Type {

@@ -168,6 +168,17 @@ func TestGenerateLocks(t *testing.T) {
 		},
 		want: [][]string{{"rwr.go:13:2", "rwr.go:25:2", "rwr.go:19:2"}},
 	}, {
+		// A local RWMutex captured by the writer's closure: the class
+		// follows the free variable to the captured variable.
+		name: "RWR on a captured local",
+		kind: warning.RWRDeadlock,
+		test: "TestLocalRWR",
+		sites: []warning.Site{
+			lock(f.at("local.go", 15, 2), R, "mu", "locks.localRWR"),
+			lock(f.at("local.go", 16, 2), R, "mu", "locks.localRWR", "mu"),
+		},
+		want: [][]string{{"local.go:15:2", "local.go:11:3", "local.go:16:2"}},
+	}, {
 		// The leaking return, then a later acquisition: Push's, then
 		// Pop's own executed again.
 		name: "lock leak",

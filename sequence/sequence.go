@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"sync"
 
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
@@ -86,20 +87,46 @@ func (s Sequence) String() string {
 const maxAlternatives = 3
 
 // Generate returns the sequences of key locations for w, the best first.
-// test names the test the sequence is for; it decides the call chains of
-// race sequences and which of several candidate locations come first. It
-// may be empty. prog must hold the package of w.
+// test names the test the sequence is for ("TestX" or
+// "import/path.TestX"); it decides the call chains of race sequences and
+// which of several candidate locations come first. It may be empty.
+// prog must hold the package of w. To generate the sequences of many
+// warnings of one program, a Generator saves work.
 func Generate(w *warning.Warning, prog *testselect.Program, test string) ([]Sequence, error) {
+	return NewGenerator(prog).Generate(w, test)
+}
+
+// A Generator generates the sequences of the warnings of one program,
+// caching what it computes about the program (its stores, the control
+// dependences of its functions) across warnings. It is safe for
+// concurrent use.
+type Generator struct {
+	prog *testselect.Program
+
+	mu          sync.Mutex
+	storesByKey map[string][]def
+	placedKeys  map[string]bool // keys whose stores have positions
+	deps        map[*ssa.Function][][]controlDep
+}
+
+// NewGenerator returns a Generator for the warnings of prog.
+func NewGenerator(prog *testselect.Program) *Generator {
+	return &Generator{prog: prog}
+}
+
+// Generate returns the sequences of key locations for w, as the function
+// Generate does.
+func (gen *Generator) Generate(w *warning.Warning, test string) ([]Sequence, error) {
 	if w == nil {
 		return nil, errors.New("sequence: nil warning")
 	}
-	if prog == nil {
+	if gen.prog == nil {
 		return nil, fmt.Errorf("sequence: warning %s: no program", w.ID)
 	}
 	if len(w.Sites) == 0 {
 		return nil, fmt.Errorf("sequence: warning %s has no sites", w.ID)
 	}
-	g := &generator{w: w, prog: prog, test: test}
+	g := &generator{gen: gen, w: w, prog: gen.prog, test: test}
 	var seqs []Sequence
 	var err error
 	switch w.Kind {
@@ -126,34 +153,46 @@ func Generate(w *warning.Warning, prog *testselect.Program, test string) ([]Sequ
 	return seqs, nil
 }
 
-// A generator holds what the sequence of one warning is derived from,
-// and the analyses it computed on the way.
+// A generator holds what the sequences of one warning are derived from.
 type generator struct {
+	gen  *Generator
 	w    *warning.Warning
 	prog *testselect.Program
 	test string
-
-	storesByKey map[string][]def
-	deps        map[*ssa.Function][][]controlDep
 }
 
-// stores returns the stores to the location key in the program.
+// stores returns the stores to the location key in the program, with
+// their positions.
 func (g *generator) stores(key string) []def {
-	if g.storesByKey == nil {
-		g.storesByKey = storeIndex(g.prog)
+	gen := g.gen
+	gen.mu.Lock()
+	defer gen.mu.Unlock()
+	if gen.storesByKey == nil {
+		gen.storesByKey = storeIndex(gen.prog)
+		gen.placedKeys = map[string]bool{}
 	}
-	return g.storesByKey[key]
+	defs := gen.storesByKey[key]
+	if !gen.placedKeys[key] {
+		gen.placedKeys[key] = true
+		for i := range defs {
+			defs[i].pos = defPos(gen.prog, defs[i])
+		}
+	}
+	return defs
 }
 
 // controlDeps returns the control dependences of fn's blocks.
 func (g *generator) controlDeps(fn *ssa.Function) [][]controlDep {
-	if g.deps == nil {
-		g.deps = map[*ssa.Function][][]controlDep{}
+	gen := g.gen
+	gen.mu.Lock()
+	defer gen.mu.Unlock()
+	if gen.deps == nil {
+		gen.deps = map[*ssa.Function][][]controlDep{}
 	}
-	if d, ok := g.deps[fn]; ok {
-		return d
+	d, ok := gen.deps[fn]
+	if !ok {
+		d = controlDeps(fn)
+		gen.deps[fn] = d
 	}
-	d := controlDeps(fn)
-	g.deps[fn] = d
 	return d
 }

@@ -121,6 +121,7 @@ func Load(ctx context.Context, dir, pattern string, buildFlags []string) (*Progr
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("testselect: no packages match %q in %s", pattern, abs)
 	}
+	pkgs = withoutTestMain(pkgs)
 	prog, ssaPkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
 	p := &Program{
 		Fset:     pkgs[0].Fset,
@@ -174,6 +175,19 @@ func withModuleDeps(cfg *packages.Config, pattern string) ([]string, error) {
 	})
 	sort.Strings(deps)
 	return append([]string{pattern}, deps...), nil
+}
+
+// withoutTestMain drops the generated main packages of test binaries
+// (ID "p.test"), whose code is the testing framework's.
+func withoutTestMain(pkgs []*packages.Package) []*packages.Package {
+	var out []*packages.Package
+	for _, p := range pkgs {
+		if p.Name == "main" && strings.HasSuffix(p.ID, ".test") {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // loadErrors returns the errors of the packages, at most five of them.
@@ -235,7 +249,10 @@ func (p *Program) indexFuncs(pkgs []*ssa.Package) {
 		p.funcs = append(p.funcs, fn)
 		p.user[fn] = true
 		syn := fn.Syntax()
-		if syn == nil || fn.Origin() != nil {
+		if syn == nil && fn.Origin() != nil {
+			syn = fn.Origin().Syntax() // an instance of a generic function
+		}
+		if syn == nil {
 			continue
 		}
 		tf := p.Fset.File(syn.Pos())

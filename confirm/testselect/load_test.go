@@ -44,7 +44,7 @@ func TestTests(t *testing.T) {
 	}
 	want := "example.com/selectmod/bank.TestBoth example.com/selectmod/bank.TestDeep example.com/selectmod/bank.TestDeposit " +
 		"example.com/selectmod/bank.TestExternalTransfer example.com/selectmod/bank.TestGo example.com/selectmod/bank.TestIface " +
-		"example.com/selectmod/bank.TestNothing example.com/selectmod/bank.TestSub"
+		"example.com/selectmod/bank.TestNothing example.com/selectmod/bank.TestSub example.com/selectmod/bank.TestTotal"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Tests() = %q\nwant %q", got, want)
 	}

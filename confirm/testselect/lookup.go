@@ -118,10 +118,11 @@ func (p *Program) FuncsNamed(name string) []*ssa.Function {
 	want := normalizeName(name)
 	var fns []*ssa.Function
 	for _, fn := range p.funcs {
+		named := fn
 		if fn.Origin() != nil {
-			continue
+			named = fn.Origin() // instances go by their generic function's name
 		}
-		for _, n := range spellings(fn) {
+		for _, n := range spellings(named) {
 			if n == want {
 				fns = append(fns, fn)
 				break

@@ -88,6 +88,17 @@ func TestSelect(t *testing.T) {
 		pkg:       "example.com/selectmod/audit",
 		wantTests: []string{"TestExternalTransfer", "TestGo"},
 	}, {
+		// A generic function, reached through its instance.
+		name:      "generic",
+		sites:     []warning.Site{site(t, "bank/generic.go", 7, "bank.Total")},
+		pkg:       pkg,
+		wantTests: []string{"TestTotal"},
+	}, {
+		name:      "generic by name",
+		sites:     []warning.Site{{Func: "bank.Total"}},
+		pkg:       pkg,
+		wantTests: []string{"TestTotal"},
+	}, {
 		name:          "unknown function",
 		sites:         []warning.Site{{Func: "bank.nosuch"}},
 		pkg:           pkg,

@@ -49,3 +49,7 @@ func TestCycle3(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestLocalRWR(t *testing.T) {
+	localRWR()
+}

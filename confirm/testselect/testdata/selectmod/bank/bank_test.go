@@ -43,3 +43,9 @@ func TestIface(t *testing.T) {
 }
 
 func helperNotATest(t *testing.T) {}
+
+func TestTotal(t *testing.T) {
+	if Total([]int{1, 2}) != 3 {
+		t.Fatal("sum")
+	}
+}
