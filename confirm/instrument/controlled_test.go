@@ -32,6 +32,7 @@ func TestUnderControl(t *testing.T) {
 		{basic, "TestAccount", "none", "", 30},
 		{basic, "TestChannels", "none", "", 30},
 		{basic, "TestSpawn", "none", "", 30},
+		{basic, "TestTricky", "none", "", 30},
 		{basic, "TestExternal", "none", "", 30},
 	}
 	for _, tt := range tests {

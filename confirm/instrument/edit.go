@@ -184,6 +184,13 @@ func (e *editor) renderRange(out *strings.Builder, eds []*edit, own map[*edit]*e
 			out.WriteString(ed.after)
 		case ed.pos == ed.end:
 			out.WriteString(ed.text)
+		case ed.cut:
+			// The newlines first: the text before a cut ends with a token
+			// after which a newline inserts no semicolon ("(", ",", ":"),
+			// while the placeholder (an identifier) would get one.
+			out.WriteString(strings.Repeat("\n", strings.Count(string(e.src[ed.pos:ed.end]), "\n")))
+			out.WriteString(ed.text)
+			at = ed.end
 		default:
 			out.WriteString(ed.text)
 			out.WriteString(strings.Repeat("\n", strings.Count(string(e.src[ed.pos:ed.end]), "\n")))

@@ -759,9 +759,10 @@ func (r *fileRewriter) selectCase(s *ast.SelectStmt, cc *ast.CommClause, label, 
 			paste(comm.Value)
 			r.ed.open(at, d, ")")
 		}
-		r.ed.replace(r.off(cc.Case), r.off(comm.Chan.Pos()), d, label)
+		// "case i:" first, so the newlines of the cut operands follow it.
+		r.ed.replace(r.off(cc.Case), r.off(comm.Chan.Pos()), d, label+":")
 		r.ed.replace(r.off(comm.Chan.End()), r.off(comm.Value.Pos()), d, "")
-		r.ed.replace(r.off(comm.Value.End()), colon, d, ":")
+		r.ed.replace(r.off(comm.Value.End()), colon, d, "")
 	default:
 		u := recvOf(comm)
 		r.sink.object(r.position(cc.Pos()), "select recv "+r.describeChan(u.X))
@@ -782,7 +783,7 @@ func (r *fileRewriter) selectCase(s *ast.SelectStmt, cc *ast.CommClause, label, 
 			vals := []string{slot + ".V", slot + ".Ok"}[:len(lhs)]
 			assign = " " + strings.Join(lhs, ", ") + " " + a.Tok.String() + " " + strings.Join(vals, ", ") + ";"
 		}
-		r.ed.replace(r.off(cc.Case), r.off(u.X.Pos()), d, label)
-		r.ed.replace(r.off(u.X.End()), colon, d, ":"+assign)
+		r.ed.replace(r.off(cc.Case), r.off(u.X.Pos()), d, label+":"+assign)
+		r.ed.replace(r.off(u.X.End()), colon, d, "")
 	}
 }

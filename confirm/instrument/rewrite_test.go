@@ -113,6 +113,22 @@ func m(xs []int) {
 			},
 		},
 		{
+			name: "go and select with multi-line operands",
+			src: `type T struct{ a, b int }
+func h(t T, n int) {}
+func f(c chan T) {
+	go h(T{
+		a: 1,
+	}, 2)
+	select {
+	case c <- T{
+		b: 2,
+	}:
+	}
+}`,
+			want: []string{"confirm_a1 := /*line ", "T { a : 1 , }", "h(\n\nconfirm_a1, 2) }) }", "confirmrt.SendCase(", "T { b : 2 , }"},
+		},
+		{
 			name: "go with method value and method expression",
 			src: `type T struct{}
 func (T) M(int) {}
