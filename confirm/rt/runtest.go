@@ -93,7 +93,7 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 			o.Diverged = d.Divergence()
 		}
 		last := o.Failure != nil || o.Diverged != "" || !more
-		if o.Failure != nil && !capture {
+		if o.Failure != nil && o.Failure.Kind != FailStuck && !capture {
 			// Re-run the failing execution with positions recorded.
 			if e2, o2 := traced(t, cfg, n, encodeToken(t.Name(), e.tok), body); e2 != nil {
 				e, o = e2, o2
@@ -135,6 +135,11 @@ func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
 // runMain runs one execution with f as goroutine 0.
 func (e *exec) runMain(f func()) {
 	e.mu.Lock()
+	if strayCount.Load() > 0 {
+		// Goroutines of earlier executions still run: identify every
+		// caller by goroutine id.
+		e.slow.Store(true)
+	}
 	e.newGLocked(nil, 0, f)
 	active.Store(e)
 	go e.monitor()

@@ -521,7 +521,7 @@ func (e *exec) goexit(g *G, normal *bool) {
 // are registered as strays.
 func (e *exec) finish() {
 	<-e.done
-	limit := max(time.Second, 5*e.stall)
+	limit := max(100*time.Millisecond, 5*e.stall)
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	e.mu.Lock()
@@ -607,6 +607,14 @@ func (e *exec) monitor() {
 				e.mu.Lock()
 			}
 		case e.cur == nil:
+			if e.bodyDone && now.Sub(lastChange) >= e.stall {
+				// The body returned; what is left waits on uncontrolled
+				// code or external channels, and a real test would not
+				// wait for it either.
+				e.endLocked(nil)
+				e.mu.Unlock()
+				return
+			}
 			if now.Sub(lastChange) >= e.stuck {
 				e.endLocked(e.stuckFailureLocked(now.Sub(lastChange)))
 				e.mu.Unlock()
