@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -217,8 +218,11 @@ func reportRunError(stdout, stderr io.Writer, err error, asJSON bool) error {
 		})
 	}
 	printf(stderr, "confirm: %v\n", err)
-	if out := strings.TrimSpace(hang.Output); out != "" {
-		printf(stderr, "last output of the test process:\n%s\n", indent(lastLines(out, 30), "\t"))
+	wd, _ := os.Getwd()
+	if stacks := strings.TrimSpace(hang.Stacks); stacks != "" {
+		printf(stderr, "goroutines running the package's code:\n%s\n", indent(relPaths(stacks, wd), "\t"))
+	} else if out := strings.TrimSpace(hang.Output); out != "" {
+		printf(stderr, "last output of the test process:\n%s\n", indent(relPaths(lastLines(out, 30), wd), "\t"))
 	}
 	return &exitStatus{exitError}
 }

@@ -113,9 +113,9 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 		printf(w, "%s: %s in %s of %s\n", what, kind, res.Test, r.Package)
 	}
 	if f := res.Failure; f != nil {
-		printf(w, "\n%s\n", indent(f.Message, "    "))
+		printf(w, "\n%s\n", indent(relPaths(f.Message, wd), "    "))
 		if f.Stack != "" {
-			printf(w, "\n%s\n", indent(lastLines(f.Stack, 60), "    "))
+			printf(w, "\n%s\n", indent(relPaths(lastLines(f.Stack, 60), wd), "    "))
 		}
 	}
 	if len(res.Trace) > 0 {
@@ -240,6 +240,14 @@ func relPos(wd, file string, line int) string {
 		}
 	}
 	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// relPaths shortens the absolute paths below wd in s to relative ones.
+func relPaths(s, wd string) string {
+	if wd == "" || wd == string(filepath.Separator) {
+		return s
+	}
+	return strings.ReplaceAll(s, wd+string(filepath.Separator), "")
 }
 
 func indent(s, prefix string) string {

@@ -2,10 +2,12 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,4 +158,75 @@ func TestCorrectTwinsClean(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunTests runs several tests of one package in parallel processes
+// and checks that results come back in test order and that the first
+// test with an error ends the suite.
+func TestRunTests(t *testing.T) {
+	t.Run("all clean", func(t *testing.T) {
+		t.Parallel()
+		bin := build(t, "bench", "wordcount", false)
+		want := []string{"TestAdd", "TestConcurrentAdds", "TestTop", "TestEmpty"}
+		if !slices.Equal(bin.Tests, want) {
+			t.Fatalf("tests %v, want %v", bin.Tests, want)
+		}
+		opts := search(1, 2*time.Second)
+		opts.Config.MaxExecs = 20
+		results, err := bin.RunTests(context.Background(), bin.Tests, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range results {
+			got = append(got, r.Test)
+			if r.Verdict != rt.VerdictNone || r.Stats.Executions != 20 {
+				t.Errorf("%s: verdict %q after %d executions (%+v), want none after 20", r.Test, r.Verdict, r.Stats.Executions, r.Failure)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("results for %v, want %v", got, want)
+		}
+	})
+	t.Run("stops at first error", func(t *testing.T) {
+		t.Parallel()
+		bin := build(t, "robust", "exits", false)
+		results, err := bin.RunTests(context.Background(), []string{"TestStop", "TestStopInDependency"}, search(1, 2*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) != 1 || results[0].Test != "TestStop" || results[0].Verdict != rt.VerdictError || results[0].Failure.Kind != rt.FailExit {
+			t.Fatalf("results %+v, want only TestStop with an exit failure", results)
+		}
+	})
+	t.Run("crash", func(t *testing.T) {
+		t.Parallel()
+		bin := build(t, "robust", "exits", false)
+		res, err := bin.Run(context.Background(), "TestStopInDependency", search(1, 2*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != runner.VerdictCrashed || res.Failure == nil || res.Failure.Kind != runner.FailCrash ||
+			!strings.Contains(res.Failure.Message, "exit status 3") || res.Token == "" {
+			t.Fatalf("result %+v (failure %+v), want a crash with exit status 3 and a token", res, res.Failure)
+		}
+	})
+	t.Run("hang", func(t *testing.T) {
+		t.Parallel()
+		bin := build(t, "robust", "hangs", false)
+		opts := search(1, time.Second)
+		opts.Grace = 2 * time.Second
+		start := time.Now()
+		_, err := bin.Run(context.Background(), "TestStore", opts)
+		var hang *runner.HangError
+		if !errors.As(err, &hang) || hang.Test != "TestStore" {
+			t.Fatalf("Run = %v, want a HangError for TestStore", err)
+		}
+		if !strings.Contains(hang.Stacks, "lockbox.go:22") {
+			t.Errorf("the stacks do not show where it hangs:\n%s", hang.Stacks)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("the hang was detected after %v, want about 3s", d)
+		}
+	})
 }

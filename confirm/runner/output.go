@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -119,4 +120,22 @@ func withoutFrames(stack, pkg string) string {
 		out = append(out, lines[i])
 	}
 	return strings.Join(out, "\n")
+}
+
+// userGoroutines returns the goroutines of a goroutine dump (as a test
+// binary prints it when -test.timeout fires) that run code below dir, with
+// the frames of package pkg (the injected runtime) removed.
+func userGoroutines(dump, dir, pkg string) string {
+	var keep []string
+	for _, block := range strings.Split(dump, "\n\n") {
+		block = strings.TrimSpace(block)
+		if !strings.HasPrefix(block, "goroutine ") {
+			continue
+		}
+		block = withoutFrames(block, pkg)
+		if strings.Contains(block, "\t"+dir+string(filepath.Separator)) {
+			keep = append(keep, block)
+		}
+	}
+	return strings.Join(keep, "\n\n")
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -93,6 +94,9 @@ type HangError struct {
 	// Output is the tail of the process's output (with goroutine stacks
 	// when the test binary's own -test.timeout fired).
 	Output string
+	// Stacks are the goroutines of that dump that run the user's code,
+	// without the runtime's frames; empty when there was no dump.
+	Stacks string
 }
 
 func (e *HangError) Error() string {
@@ -126,7 +130,7 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 	limit := opts.wallLimit()
 	out, exitErr, hung := b.exec(ctx, test, cfgFile, limit)
 	if hung {
-		return nil, &HangError{Package: b.Package, Test: test, After: limit, Output: out.String()}
+		return nil, b.hangError(test, limit, out.String())
 	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("running %s: %w", test, ctx.Err())
@@ -138,7 +142,7 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 		return res, nil
 	}
 	if timedOut(out.String()) {
-		return nil, &HangError{Package: b.Package, Test: test, After: limit, Output: out.String()}
+		return nil, b.hangError(test, limit, out.String())
 	}
 	if readErr != nil || raw.Verdict == rt.VerdictCrashed {
 		return b.crashed(test, raw, exitErr, out), nil
@@ -154,6 +158,14 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 		res.Output = out.String()
 	}
 	return res, nil
+}
+
+func (b *Binary) hangError(test string, limit time.Duration, out string) *HangError {
+	rtPkg := ""
+	if b.instr != nil {
+		rtPkg = b.instr.RuntimePath
+	}
+	return &HangError{Package: b.Package, Test: test, After: limit, Output: out, Stacks: userGoroutines(out, b.Dir, rtPkg)}
 }
 
 // wallLimit is the wall time the process may run.
@@ -252,7 +264,7 @@ func (b *Binary) result(raw *rt.Result) *Result {
 		Test:       raw.Test,
 		Verdict:    raw.Verdict,
 		Failure:    raw.Failure,
-		Goroutines: raw.Goroutines,
+		Goroutines: b.goroutines(raw),
 		Divergence: raw.Divergence,
 		Stats:      raw.Stats,
 	}
@@ -264,26 +276,85 @@ func (b *Binary) result(raw *rt.Result) *Result {
 		f.Stack = withoutFrames(f.Stack, b.instr.RuntimePath)
 		res.Failure = &f
 	}
+	names := b.objectNames(raw.Trace)
 	for _, ev := range raw.Trace {
-		res.Trace = append(res.Trace, Event{Event: ev, Name: b.objectName(ev)})
+		name := names[ev.Object]
+		if ev.Object == 0 {
+			name = b.nameAt(ev)
+		}
+		res.Trace = append(res.Trace, Event{Event: ev, Name: name})
 	}
 	return res
 }
 
-// objectName names the object of ev, or returns "".
-func (b *Binary) objectName(ev rt.Event) string {
-	if ev.File != "" {
-		if name := b.Objects[fmt.Sprintf("%s:%d", ev.File, ev.Line)]; name != "" {
-			return name
+// goroutines returns the goroutines of raw with the functions of the
+// injected runtime (which starts the test body) replaced by the test.
+func (b *Binary) goroutines(raw *rt.Result) []rt.Goroutine {
+	if b.instr == nil || len(raw.Goroutines) == 0 {
+		return raw.Goroutines
+	}
+	gs := slices.Clone(raw.Goroutines)
+	for i, g := range gs {
+		if strings.HasPrefix(g.Func, b.instr.RuntimePath+".") {
+			gs[i].Func = b.Package + "." + raw.Test
 		}
 	}
+	return gs
+}
+
+// objectNames names the objects of a trace. The instrumenter names what
+// is operated on per source line, and a line may hold several operations
+// (a deferred Unlock runs at the return statement that reads a field), so
+// each object gets the name most of its events' lines give it, the first
+// such name on a tie.
+func (b *Binary) objectNames(trace []rt.Event) map[int]string {
+	votes := make(map[int]map[string]int)
+	var order []string
+	for _, ev := range trace {
+		name := b.nameAt(ev)
+		if ev.Object == 0 || name == "" || strings.Contains(name, ", ") {
+			continue
+		}
+		if votes[ev.Object] == nil {
+			votes[ev.Object] = make(map[string]int)
+		}
+		if votes[ev.Object][name] == 0 {
+			order = append(order, name)
+		}
+		votes[ev.Object][name]++
+	}
+	names := make(map[int]string, len(votes))
+	for obj, v := range votes {
+		best := 0
+		for _, name := range order {
+			if v[name] > best {
+				names[obj], best = name, v[name]
+			}
+		}
+	}
+	return names
+}
+
+// nameAt names what ev operates on from its position alone: the label of
+// its location for accesses and observe points, else what the
+// instrumenter recorded for its line.
+func (b *Binary) nameAt(ev rt.Event) string {
 	switch ev.Op {
 	case "read", "write", "observe":
 		if ev.Loc >= 0 && ev.Loc < len(b.Locations) {
-			return b.Locations[ev.Loc].Label
+			label := b.Locations[ev.Loc].Label
+			for _, verb := range []string{"reads ", "writes "} {
+				label = strings.TrimPrefix(label, verb)
+			}
+			if label != "" {
+				return label
+			}
 		}
 	}
-	return ""
+	if ev.File == "" {
+		return ""
+	}
+	return b.Objects[fmt.Sprintf("%s:%d", ev.File, ev.Line)]
 }
 
 // token wraps a runtime token with the test and the build options.
