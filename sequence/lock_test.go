@@ -156,6 +156,18 @@ func TestGenerateLocks(t *testing.T) {
 		},
 		want: [][]string{{"double.go:12:2", "double.go:14:5"}},
 	}, {
+		// The call reaching the second lock is on the continuation line
+		// of a return statement: the observe step moves to the start of
+		// the statement, where an observe point can go.
+		name: "double lock on a continuation line",
+		kind: warning.DoubleLock,
+		sites: []warning.Site{
+			lock(f.at("double.go", 29, 2), L, counter, "(*locks.Counter).AddTwice"),
+			{Position: f.at("double.go", 32, 10), Access: L, Object: counter, Func: "(*locks.Counter).AddTwice",
+				Chain: []string{"(*locks.Counter).total"}, Held: []string{counter}},
+		},
+		want: [][]string{{"double.go:29:2", "double.go:31:2"}},
+	}, {
 		// The writer's Lock of Cache.mu (in Put) goes between the two
 		// RLocks; Other.mu's Lock is another class.
 		name: "RWR",

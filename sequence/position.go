@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/testselect"
 	"golang.org/x/tools/go/ssa"
 )
@@ -125,4 +126,32 @@ func samePos(a, b token.Position) bool {
 // short formats a position as base-name:line:col for reviewer words.
 func short(p token.Position) string {
 	return fmt.Sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
+}
+
+// fitObserve moves an observe step on a line where no statement starts
+// (an operation on a continuation line of a long statement) to the start
+// of the innermost statement containing it: observe points go before
+// statements, which the instrumenter finds by their first line.
+func fitObserve(prog *testselect.Program, l rt.Location) rt.Location {
+	path, err := prog.PathAt(token.Position{Filename: l.File, Line: l.Line, Column: l.Col})
+	if err != nil {
+		return l
+	}
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.BlockStmt:
+			continue
+		case *ast.FuncLit, *ast.FuncDecl:
+			return l
+		}
+		if _, ok := n.(ast.Stmt); !ok {
+			continue
+		}
+		start := prog.Fset.Position(n.Pos())
+		if start.Line != l.Line {
+			l.Line, l.Col = start.Line, start.Column
+		}
+		return l
+	}
+	return l
 }

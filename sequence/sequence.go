@@ -19,7 +19,10 @@
 // operation an observe point goes before: the start of a call expression
 // (Lock calls, calls on the path from the test), the go or defer keyword,
 // the left-hand side of a store, the access expression of a racing read
-// or write, the return keyword.
+// or write, the return keyword. The instrumenter puts an observe point
+// before the statement that starts on the step's line, so an observe step
+// on a continuation line of a long statement is moved to the start of
+// that statement.
 //
 // The program (SSA, call graph, syntax) comes from
 // confirm/testselect.Program, which also selects the test a sequence is
@@ -149,6 +152,11 @@ func (gen *Generator) Generate(w *warning.Warning, test string) ([]Sequence, err
 	for i := range seqs {
 		seqs[i].WarningID = w.ID
 		seqs[i].Test = test
+		for j, st := range seqs[i].Steps {
+			if st.Kind == KindObserve {
+				seqs[i].Steps[j] = fitObserve(gen.prog, st)
+			}
+		}
 	}
 	return seqs, nil
 }

@@ -22,3 +22,12 @@ func (c *Counter) total() int {
 	defer c.mu.Unlock()
 	return c.n
 }
+
+// AddTwice locks twice too; the second Lock is reached from a call on a
+// continuation line.
+func (c *Counter) AddTwice(k int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return k +
+		c.total()
+}
