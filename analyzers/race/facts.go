@@ -75,7 +75,7 @@ func (c *checker) exportFacts() {
 				break
 			}
 			fa := factAccess{Param: -1, Global: a.global, Path: a.path, ObjKey: a.obj.key, ObjName: a.obj.name,
-				Write: a.write, Held: a.held, Chain: append([]string{funcName(fn)}, a.chain...)}
+				Write: a.write, Held: a.held, Chain: append([]string{c.name(fn)}, a.chain...)}
 			if p, ok := a.root.(*ssa.Parameter); ok && a.global == "" {
 				fa.Param = indexOfParam(fn, p)
 			}

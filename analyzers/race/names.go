@@ -11,6 +11,16 @@ import (
 // way a reviewer reads them: "counter.Counter", not the import path.
 func qualifier(p *types.Package) string { return p.Name() }
 
+// name returns funcName(fn), computed once per function.
+func (c *checker) name(fn *ssa.Function) string {
+	n, ok := c.names[fn]
+	if !ok {
+		n = funcName(fn)
+		c.names[fn] = n
+	}
+	return n
+}
+
 // funcName names fn in reviewer words: "pkg.F", "(*pkg.T).M", and for a
 // function literal its enclosing function plus the SSA suffix, "pkg.F$1".
 func funcName(fn *ssa.Function) string {

@@ -2,8 +2,11 @@ package race
 
 import (
 	"go/ast"
+	"go/build"
 	"go/token"
+	"path/filepath"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -39,6 +42,7 @@ type checker struct {
 	impls     map[implKey][]*ssa.Function
 	reported  map[reportKey]bool
 	ctx       contexts
+	names     map[*ssa.Function]string
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -52,6 +56,13 @@ func run(pass *analysis.Pass) (any, error) {
 		sums:     map[*ssa.Function]*summary{},
 		impls:    map[implKey][]*ssa.Function{},
 		reported: map[reportKey]bool{},
+		names:    map[*ssa.Function]string{},
+	}
+	if inGOROOT(pass) {
+		// The standard library is not analyzed: its races are not the
+		// user's, and skipping it keeps go vet -vettool fast. Its
+		// functions have no facts, so calls into it are not followed.
+		return c.res, nil
 	}
 	c.caps = newCaptures(c.funcs)
 	c.locks = pass.ResultOf[lockset.Analyzer].(*lockset.Result)
@@ -94,4 +105,18 @@ func (c *checker) exprStart(pos token.Pos) token.Pos {
 		return s
 	}
 	return pos
+}
+
+// inGOROOT reports whether the package's files are in the Go
+// distribution's source tree.
+func inGOROOT(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.Position(pass.Files[0].Pos()).Filename
+	if strings.HasPrefix(name, "$GOROOT"+string(filepath.Separator)) {
+		return true
+	}
+	root := build.Default.GOROOT
+	return root != "" && strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
 }

@@ -119,7 +119,7 @@ func (c *checker) isLocal(callee *ssa.Function) bool {
 func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Function, held heldSet) *access {
 	a := *e
 	a.held = e.held.union(held)
-	a.chain = append([]string{funcName(callee)}, e.chain...)
+	a.chain = append([]string{c.name(callee)}, e.chain...)
 	a.preEscape = false
 	if e.global != "" {
 		return &a
