@@ -15,6 +15,9 @@ func TestInstrumentErrors(t *testing.T) {
 		"a/a.go": "package a\n",
 		"b/b.go": "package b\n",
 	})
+	clash := writeModule(t, map[string]string{
+		"p.go": "package p\n\nvar confirmrt = 1\n",
+	})
 	gopath := t.TempDir()
 	tests := []struct {
 		name    string
@@ -27,6 +30,8 @@ func TestInstrumentErrors(t *testing.T) {
 		{"no such package", broken, "./nope", nil, []string{"./nope"}},
 		{"several packages", two, "./...", nil, []string{"matches 2 packages"}},
 		{"no package", broken, "", nil, []string{"no package given"}},
+		{"identifier clash", clash, ".", nil, []string{"uses the identifier confirmrt"}},
+		{"dependency", "../..", "golang.org/x/tools/go/ssa", nil, []string{"golang.org/x/tools/go/ssa belongs to module golang.org/x/tools, a dependency"}},
 		{"GOPATH mode", gopath, "fmt", map[string]string{"GO111MODULE": "off", "GOPATH": gopath}, []string{"not in a module"}},
 	}
 	for _, tt := range tests {

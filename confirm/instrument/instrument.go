@@ -299,6 +299,11 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 		sink:      &sink{objects: make(map[string][]string)},
 	}
 	names := lp.namer()
+	for _, n := range []string{rtName, unsafeName} {
+		if names.taken(n) {
+			return nil, fmt.Errorf("package %s uses the identifier %s, which the instrumenter needs for its imports", lp.primary.PkgPath, n)
+		}
+	}
 	requested := make(map[string][]int) // file -> indexes into req.Locations
 	for i, l := range req.Locations {
 		f := l.File

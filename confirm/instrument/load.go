@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // loaded is the package under test as go/packages loaded it.
@@ -167,6 +168,9 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 				if !lines[fmt.Sprintf("%s:%d", pos.Filename, pos.Line)] {
 					return true
 				}
+				if call, ok := e.(*ast.CallExpr); ok && lp.keepParams(p, call, keep, s) {
+					marked = true
+				}
 				if ref := syncRef(p.TypesInfo, e); ref != "" && !keep[e.Pos()] {
 					// new(sync.Mutex), sync.Mutex{} and the like on the
 					// line: keep the reference itself real.
@@ -188,6 +192,30 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 				}
 				return true
 			})
+		}
+	}
+	return marked
+}
+
+// keepParams keeps real the sync types of the parameters of a function of
+// the package that receive real sync values from a call on an error line
+// (a mutex of a dependency's struct passed to the package's own function).
+func (lp *loaded) keepParams(p *packages.Package, call *ast.CallExpr, keep map[token.Pos]bool, s *sink) bool {
+	fn, ok := typeutil.Callee(p.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg() != p.Types && (lp.xtest == nil || fn.Pkg() != lp.primary.Types) {
+		return false
+	}
+	sig := fn.Signature()
+	marked := false
+	for i, arg := range call.Args {
+		if i >= sig.Params().Len() || !mentionsSync(p.TypesInfo.TypeOf(arg)) {
+			continue
+		}
+		param := sig.Params().At(i)
+		if lp.markDecl(param, keep) {
+			marked = true
+			s.note("%s: parameter %s of %s keeps its real sync type: it receives a value of the real type here; its operations are not scheduling points",
+				p.Fset.Position(arg.Pos()), param.Name(), fn.Name())
 		}
 	}
 	return marked

@@ -54,6 +54,9 @@ func checkFallback(t *testing.T, dir string) {
 	if !strings.Contains(notes, "mu keeps its real sync type") || !strings.Contains(notes, "sync.Mutex stays the real type") {
 		t.Errorf("no note on the fallbacks: %q", res.Notes)
 	}
+	if !strings.Contains(notes, "parameter m of lockIt keeps its real sync type") || !strings.Contains(got, "func lockIt(m *sync.Mutex)") {
+		t.Errorf("want lockIt's parameter real: %q", res.Notes)
+	}
 	if !strings.Contains(got, "dep.With(new(sync.Mutex)") || !strings.Contains(got, "dep.With(&sync.Mutex{}") {
 		t.Errorf("want the mutexes passed to dep real:\n%s", got)
 	}

@@ -40,3 +40,12 @@ func Fresh() {
 	dep.With(new(sync.Mutex), func() {})
 	dep.With(&sync.Mutex{}, func() {})
 }
+
+// lockIt locks m, which receives a real mutex of the dependency.
+func lockIt(m *sync.Mutex) { m.Lock() }
+
+// LockGuarded locks and unlocks the dependency's embedded mutex.
+func LockGuarded(g *dep.Guarded) {
+	lockIt(&g.Mutex)
+	g.Unlock()
+}

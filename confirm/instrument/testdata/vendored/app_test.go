@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"example.com/dep"
+)
 
 func TestInc(t *testing.T) {
 	var s S
@@ -16,3 +20,8 @@ func TestInc(t *testing.T) {
 }
 
 func TestFresh(t *testing.T) { Fresh() }
+
+func TestLockGuarded(t *testing.T) {
+	var g dep.Guarded
+	LockGuarded(&g)
+}
