@@ -738,7 +738,7 @@ func bindings(common *ssa.CallCommon) []ssa.Value {
 func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee *ssa.Function, instr ssa.Instruction, pos token.Pos, obs *observer) {
 	as, binds := args(common), bindings(common)
 	for _, pc := range s.ParamCalls {
-		if pc.Param >= len(as) {
+		if pc.Param < 0 || pc.Param >= len(as) {
 			continue
 		}
 		under := held
