@@ -45,6 +45,13 @@
 // descend and spawn edges (never return edges) gives D_t, the distance of
 // every node to the nearest instruction of the target line.
 //
+// Only the nodes a stack frame can stand at are exported: per source line
+// the node of its first operation that can be a scheduling point, per call
+// site its return-site node, and each function's entry. A function from
+// which no target is reachable is exported without lines: a frame in it
+// stands at its entry (an upper bound of its distance to its return),
+// which keeps the tables of a large program small.
+//
 // The tables are handed to the runtime as an [rt.Distances]; its Lookup
 // and FromPCs combine them along a goroutine's stack:
 //
