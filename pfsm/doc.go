@@ -49,7 +49,7 @@
 // the node of its first operation that can be a scheduling point, per call
 // site its return-site node, and each function's entry. A function from
 // which no target is reachable is exported without lines: a frame in it
-// stands at its entry (an upper bound of its distance to its return),
+// stands at its entry (its summary stands in for the distance to return),
 // which keeps the tables of a large program small.
 //
 // The tables are handed to the runtime as an [rt.Distances]; its Lookup
