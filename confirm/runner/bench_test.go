@@ -91,3 +91,39 @@ func timeTests(b *testing.B, path, dir, config string) time.Duration {
 	}
 	return d
 }
+
+// BenchmarkFind measures how many executions each strategy needs to find
+// the bug of each buggy fixture, one search per seed (seeds 1..b.N), and
+// reports the mean executions and wall seconds per search and the share
+// of searches that found it within the budget:
+//
+//	go test -run '^$' -bench Find -benchtime 10x ./confirm/runner
+func BenchmarkFind(b *testing.B) {
+	for _, fx := range fixtures {
+		bin := build(b, fx.module, fx.pkg, true)
+		for _, strategy := range []string{"random", "pct"} {
+			b.Run(fx.module+"/"+fx.pkg+"/"+strategy, func(b *testing.B) {
+				var execs, found int
+				var secs float64
+				seed := int64(0)
+				for b.Loop() {
+					seed++
+					opts := search(seed, 10*time.Second)
+					opts.Config.Strategy = strategy
+					res, err := bin.Run(context.Background(), bin.Tests[0], opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					execs += res.Stats.Executions
+					secs += res.Stats.Seconds
+					if res.Verdict == rt.VerdictError {
+						found++
+					}
+				}
+				b.ReportMetric(float64(execs)/float64(b.N), "execs/search")
+				b.ReportMetric(secs/float64(b.N), "s/search")
+				b.ReportMetric(float64(found)/float64(b.N), "found/search")
+			})
+		}
+	}
+}
