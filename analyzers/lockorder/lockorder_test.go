@@ -1,6 +1,7 @@
 package lockorder_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/confirm-go/confirm/analyzers/lockorder"
@@ -17,11 +18,6 @@ func TestAnalyzer(t *testing.T) {
 func TestSites(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a")
 	res := results[0].Result.(*warning.Result)
-	type site struct {
-		line   int
-		access warning.Access
-		role   string
-	}
 	tests := []struct {
 		name  string
 		kind  warning.Kind
@@ -57,31 +53,75 @@ func TestSites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var w *warning.Warning
-			for _, x := range res.Warnings {
-				if x.Kind == tt.kind && len(x.Objects) > 0 && x.Objects[0] == tt.obj {
-					w = x
-					break
-				}
-			}
-			if w == nil {
-				t.Fatalf("no %s warning on %s", tt.kind, tt.obj)
-			}
-			if len(w.Sites) != len(tt.sites) {
-				t.Fatalf("got %d sites, want %d: %+v", len(w.Sites), len(tt.sites), w.Sites)
-			}
-			for i, want := range tt.sites {
-				got := w.Sites[i]
-				if got.Position.Line != want.line || got.Access != want.access || got.Role != want.role {
-					t.Errorf("site %d = line %d %s %q, want line %d %s %q", i, got.Position.Line, got.Access, got.Role, want.line, want.access, want.role)
-				}
-				if got.Func == "" || got.Object == "" {
-					t.Errorf("site %d lacks Func or Object: %+v", i, got)
-				}
-			}
-			if w.ID == "" || len(w.Funcs) == 0 {
-				t.Errorf("warning not finished: %+v", w)
-			}
+			checkSites(t, res, tt.kind, tt.obj, tt.sites)
 		})
+	}
+
+	// A cycle closed across packages: the sites of package b come from
+	// its Orders fact, with positions but no token.Pos of this pass.
+	t.Run("cross-package cycle", func(t *testing.T) {
+		w := find(res, warning.LockOrderCycle, "(b.Store).mu")
+		if w == nil {
+			t.Fatal("no cross-package cycle")
+		}
+		want := []struct {
+			file string
+			line int
+			fn   string
+		}{
+			{"a/a.go", 301, "a.crossCycle"},
+			{"b/b.go", 32, "(*b.Store).Sync"},
+			{"a/a.go", 302, "a.crossCycle"},
+			{"b/b.go", 34, "(*b.Store).Sync"},
+		}
+		if len(w.Sites) != len(want) {
+			t.Fatalf("got %d sites, want %d", len(w.Sites), len(want))
+		}
+		for i, s := range w.Sites {
+			if !strings.HasSuffix(s.Position.Filename, want[i].file) || s.Position.Line != want[i].line || s.Func != want[i].fn {
+				t.Errorf("site %d = %s:%d in %s, want %s:%d in %s", i, s.Position.Filename, s.Position.Line, s.Func, want[i].file, want[i].line, want[i].fn)
+			}
+		}
+		if got := w.Sites[3].Chain; len(got) != 1 || got[0] != "(*b.Store).Get" {
+			t.Errorf("chain of the last site = %v, want [(*b.Store).Get]", got)
+		}
+	})
+}
+
+func find(res *warning.Result, kind warning.Kind, obj string) *warning.Warning {
+	for _, x := range res.Warnings {
+		if x.Kind == kind && len(x.Objects) > 0 && x.Objects[0] == obj {
+			return x
+		}
+	}
+	return nil
+}
+
+type site struct {
+	line   int
+	access warning.Access
+	role   string
+}
+
+func checkSites(t *testing.T, res *warning.Result, kind warning.Kind, obj string, sites []site) {
+	t.Helper()
+	w := find(res, kind, obj)
+	if w == nil {
+		t.Fatalf("no %s warning on %s", kind, obj)
+	}
+	if len(w.Sites) != len(sites) {
+		t.Fatalf("got %d sites, want %d: %+v", len(w.Sites), len(sites), w.Sites)
+	}
+	for i, want := range sites {
+		got := w.Sites[i]
+		if got.Position.Line != want.line || got.Access != want.access || got.Role != want.role {
+			t.Errorf("site %d = line %d %s %q, want line %d %s %q", i, got.Position.Line, got.Access, got.Role, want.line, want.access, want.role)
+		}
+		if got.Func == "" || got.Object == "" {
+			t.Errorf("site %d lacks Func or Object: %+v", i, got)
+		}
+	}
+	if w.ID == "" || len(w.Funcs) == 0 {
+		t.Errorf("warning not finished: %+v", w)
 	}
 }
