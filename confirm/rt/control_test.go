@@ -395,3 +395,40 @@ func TestStraysAcrossExecutions(t *testing.T) {
 		t.Errorf("%d strays left", n)
 	}
 }
+
+// TestSubtests: t.Run under control runs the subtests as controlled
+// goroutines (a deadlock inside one is found) and returns their result.
+func TestSubtests(t *testing.T) {
+	res := search(t, Config{Strategy: "random", Seed: 5, MaxExecs: 200}, func(t *testing.T) {
+		for _, name := range []string{"ordered", "abba"} {
+			ok := Run(t, name, func(t *testing.T) {
+				abba(name == "ordered")(t)
+			})
+			if !ok {
+				t.Errorf("subtest %s failed", name)
+			}
+		}
+	})
+	if res.Verdict != VerdictError || res.Failure.Kind != FailDeadlock {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	var subtests int
+	for _, ev := range res.Trace {
+		if ev.Op == "subtest" {
+			subtests++
+		}
+	}
+	if subtests == 0 {
+		t.Errorf("no subtest wait in the trace: %+v", res.Trace)
+	}
+	twin := search(t, Config{Strategy: "random", Seed: 5, MaxExecs: 50}, func(t *testing.T) {
+		for _, name := range []string{"a", "b"} {
+			if !Run(t, name, abba(true)) {
+				t.Errorf("subtest %s failed", name)
+			}
+		}
+	})
+	if twin.Verdict != VerdictNone {
+		t.Fatalf("twin: verdict %q failure %+v", twin.Verdict, twin.Failure)
+	}
+}

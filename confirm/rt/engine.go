@@ -43,6 +43,10 @@ func (e *exec) canRunLocked(g *G) bool {
 		return true
 	}
 	switch o.kind {
+	case opStart:
+		return !g.adopting
+	case opSubtest:
+		return o.sub.child.state == gDead
 	case opLock:
 		if o.rw != nil {
 			if o.phase == 0 {
@@ -126,9 +130,16 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	switch o.kind {
 	case opStart:
 	case opGo:
-		child := e.newGLocked(g, o.pc, o.fn)
+		var child *G
+		if o.sub != nil {
+			child = e.newSubtestLocked(g, o.pc, o.sub)
+		} else {
+			child = e.newGLocked(g, o.pc, o.fn)
+		}
 		ev.choice = child.id
 		o.fn = nil
+	case opSubtest:
+		g.vc.join(o.sub.child.vc)
 	case opLock, opUnlock, opRLock, opRUnlock, opTryLock, opTryRLock:
 		completed = e.execLockLocked(g)
 	case opWGAdd:

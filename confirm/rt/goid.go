@@ -68,19 +68,31 @@ func strayRemove(g *G) {
 
 // strayEnter handles an operation called by a stray: it exits the
 // goroutine, or returns modeDying while its defers run.
-func strayEnter() mode {
+func strayEnter() (*G, mode) {
 	id := curGoid()
 	strayMu.Lock()
 	g := strays[id]
 	strayMu.Unlock()
 	if g == nil {
-		return modeReal
+		return nil, modeReal
 	}
 	if !g.exiting {
-		g.exiting = true
-		runtime.Goexit()
+		g.kill()
 	}
-	return modeDying
+	return g, modeDying
+}
+
+// dyingPanic unwinds an adopted goroutine (testing's goroutine of a
+// subtest), where runtime.Goexit would make testing fail the process.
+type dyingPanic struct{}
+
+// kill ends g, the calling goroutine, running its deferred calls.
+func (g *G) kill() {
+	g.exiting = true
+	if g.adopted {
+		panic(dyingPanic{})
+	}
+	runtime.Goexit()
 }
 
 // funcPC returns the entry PC of a func value's code.

@@ -35,6 +35,7 @@ const (
 	opWrite
 	opObserve
 	opCondSleep
+	opSubtest
 	numOpKinds
 )
 
@@ -66,6 +67,7 @@ var opNames = [numOpKinds]string{
 	opWrite:         "write",
 	opObserve:       "observe",
 	opCondSleep:     "cond.wait",
+	opSubtest:       "subtest",
 }
 
 func (k opKind) String() string {
@@ -124,7 +126,8 @@ type op struct {
 	loc   int
 	delta int // wg.add
 	fn    func()
-	phase uint8 // rlock/lock of RWMutex: 1 = registered and waiting
+	sub   *subtest // go (spawning a subtest) and subtest (waiting for it)
+	phase uint8    // rlock/lock of RWMutex: 1 = registered and waiting
 
 	// Results.
 	done     bool   // completed by a partner or an external poll

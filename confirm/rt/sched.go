@@ -56,6 +56,8 @@ type G struct {
 	stack      []uintptr // pending operation's stack, when the strategy asks
 
 	condSignaled bool // picked by Cond.Signal/Broadcast
+	adopting     bool // a subtest goroutine testing has not started yet
+	adopted      bool // runs in testing's goroutine of a subtest
 }
 
 // exec is one controlled execution of a test body.
@@ -179,7 +181,9 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 	}
 	g.vc.tick(g.id)
 	e.gs = append(e.gs, g)
-	go e.run(g, f)
+	if f != nil {
+		go e.run(g, f)
+	}
 	return g
 }
 
@@ -215,8 +219,8 @@ func enter() (*exec, *G, mode) {
 	e := active.Load()
 	if e == nil {
 		if strayCount.Load() > 0 {
-			if md := strayEnter(); md != modeReal {
-				return nil, nil, md
+			if g, md := strayEnter(); md != modeReal {
+				return nil, g, md
 			}
 		}
 		return nil, nil, modeReal
@@ -226,8 +230,8 @@ func enter() (*exec, *G, mode) {
 	if g == nil {
 		e.mu.Unlock()
 		if strayCount.Load() > 0 {
-			if md := strayEnter(); md != modeReal {
-				return nil, nil, md
+			if g, md := strayEnter(); md != modeReal {
+				return nil, g, md
 			}
 		}
 		return nil, nil, modeReal
@@ -239,10 +243,9 @@ func enter() (*exec, *G, mode) {
 		}
 		e.mu.Unlock()
 		if !g.exiting {
-			g.exiting = true
-			runtime.Goexit()
+			g.kill()
 		}
-		return nil, nil, modeDying
+		return nil, g, modeDying
 	}
 	if g.state == gDetached {
 		// Back from uncontrolled code: rejoin; point parks it.
@@ -307,8 +310,7 @@ func (e *exec) point(g *G) {
 		g.identify()
 	}
 	if g.die {
-		g.exiting = true
-		runtime.Goexit()
+		g.kill()
 	}
 }
 

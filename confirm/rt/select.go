@@ -1,9 +1,6 @@
 package rt
 
-import (
-	"reflect"
-	"runtime"
-)
+import "reflect"
 
 // Select replaces a select statement whose channel operands and send
 // values were evaluated, in source order, into cases. It returns the index
@@ -19,7 +16,7 @@ func Select(hasDefault bool, cases ...Case) int {
 		if !hasDefault {
 			// The rewritten switch has no -1 case without a default:
 			// end the exiting goroutine here instead.
-			runtime.Goexit()
+			g.kill()
 		}
 		return -1
 	}

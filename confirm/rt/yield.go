@@ -116,7 +116,7 @@ func exitMsg(msg string) {
 	case modeReal:
 		return
 	case modeDying:
-		runtime.Goexit()
+		g.kill()
 	}
 	e.endLocked(&Failure{
 		Kind:       FailExit,
@@ -125,8 +125,7 @@ func exitMsg(msg string) {
 		Goroutines: []int{g.id},
 	})
 	e.mu.Unlock()
-	g.exiting = true
-	runtime.Goexit()
+	g.kill()
 }
 
 // Fatal replaces log.Fatal: it logs, then behaves like Exit(1).
