@@ -1,4 +1,4 @@
-package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ\}`
+package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ .*a.muM->a.muL\}`
 
 import (
 	"b"
@@ -345,4 +345,24 @@ func callbackDouble() {
 		muJ.Lock()
 		muJ.Unlock()
 	})
+}
+
+// A goroutine's own lock order counts like any function's.
+
+var muL, muM sync.Mutex
+
+func spawn() {
+	go func() {
+		muL.Lock() // want `lock-order cycle: a.spawn\$1 acquires a.muM while holding a.muL, but a.mThenL acquires a.muL while holding a.muM`
+		muM.Lock()
+		muM.Unlock()
+		muL.Unlock()
+	}()
+}
+
+func mThenL() {
+	muM.Lock()
+	muL.Lock()
+	muL.Unlock()
+	muM.Unlock()
 }
