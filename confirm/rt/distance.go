@@ -335,12 +335,16 @@ func (d *Distances) TargetAt(file string, line int) int {
 //
 //	h = min over i of ( Σ_{j<i} (End[n_j] + 1) + D_target[n_i] )
 //
-// where n_0 is the node of the operation at the top frame's line and n_i
-// (i > 0) the return-site node of the call on frame i's line, stopping at
-// the first frame whose function cannot return. Frames outside the
-// program's functions (runtime, testing, the scheduler, other modules) are
-// skipped. The result is Infinity when the target cannot be reached, or
-// when Compile was not called or target is out of range.
+// over the frames that fall in the tables' functions (frames of the
+// runtime, testing, the scheduler and other modules are skipped): n_0 is
+// the node of the operation at the first such frame's line, and n_i
+// (i > 0) the return-site node of the call on frame i's line through which
+// frame i-1 was called. The walk stops at the first frame whose function
+// cannot return, and at a go statement through which frame i-1 was
+// started (the wrapper an instrumented go statement runs stands there:
+// the goroutine ends, it does not return to the spawner). The result is
+// Infinity when the target cannot be reached, or when Compile was not
+// called or target is out of range.
 func (d *Distances) Lookup(target int, frames []Frame) int32 {
 	c := d.compiled
 	if c == nil || target < 0 || target >= len(c.dist) {
