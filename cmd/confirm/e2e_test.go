@@ -51,11 +51,18 @@ func testMain(m *testing.M) int {
 // stdout, stderr and exit status.
 func confirm(t *testing.T, module string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return confirmEnv(t, module, nil, args...)
+}
+
+// confirmEnv is confirm with extra environment variables.
+func confirmEnv(t *testing.T, module string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	if confirmBin == "" {
 		t.Skip("end-to-end tests need the confirm binary (not built in -short mode)")
 	}
 	cmd := exec.Command(confirmBin, args...)
 	cmd.Dir = filepath.Join("..", "..", "testdata", module)
+	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -133,6 +140,7 @@ func TestStatus(t *testing.T) {
 	tests := []struct {
 		name   string
 		module string
+		env    []string
 		args   []string
 		code   int
 		stdout []string // substrings of stdout
@@ -141,6 +149,11 @@ func TestStatus(t *testing.T) {
 		{
 			name: "clean", module: "bank", args: []string{"run", "-budget", "1s", "./abbafixed"},
 			code: exitClean, stdout: []string{"no error found in example.com/bank/abbafixed (TestTransfer)", "executions"},
+		},
+		{
+			name: "coverage flags", module: "bank", env: []string{"GOFLAGS=-cover -covermode=atomic"},
+			args: []string{"run", "-budget", "1s", "./abbafixed"},
+			code: exitClean, stdout: []string{"no error found in example.com/bank/abbafixed"},
 		},
 		{
 			name: "panic", module: "robust", args: []string{"run", "-budget", "2s", "./panics"},
@@ -198,7 +211,7 @@ func TestStatus(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			stdout, stderr, code := confirm(t, tt.module, tt.args...)
+			stdout, stderr, code := confirmEnv(t, tt.module, tt.env, tt.args...)
 			if code != tt.code {
 				t.Errorf("status %d, want %d", code, tt.code)
 			}

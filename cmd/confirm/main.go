@@ -34,6 +34,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/confirm-go/confirm/confirm/runner"
 )
 
 const usage = `Confirm runs a package's tests under a controlled scheduler and reports
@@ -59,6 +61,15 @@ const (
 )
 
 func main() {
+	// go/packages, which the instrumenter loads the package with, reads
+	// GOFLAGS from the environment; coverage flags break the build of the
+	// injected runtime.
+	if v := os.Getenv("GOFLAGS"); v != "" {
+		if err := os.Setenv("GOFLAGS", runner.WithoutCoverFlags(v)); err != nil {
+			printf(os.Stderr, "confirm: %v\n", err)
+			os.Exit(exitError)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

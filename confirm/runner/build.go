@@ -174,11 +174,21 @@ func goEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
-			kv = "GOFLAGS=" + strings.Join(withoutCover(strings.Fields(v)), " ")
+			kv = "GOFLAGS=" + WithoutCoverFlags(v)
 		}
 		out = append(out, kv)
 	}
 	return out
+}
+
+// WithoutCoverFlags returns a GOFLAGS value without its coverage flags,
+// which do not work with the overlay-only runtime package
+// (golang/go#73802). Build removes them from the go commands it runs; a
+// program that also loads packages through other tools (the instrumenter
+// uses go/packages with the process's environment) should clean its own
+// GOFLAGS with it first.
+func WithoutCoverFlags(goflags string) string {
+	return strings.Join(withoutCover(strings.Fields(goflags)), " ")
 }
 
 // withoutCover drops -cover, -covermode=, -coverpkg= and -coverprofile=
