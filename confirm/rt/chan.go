@@ -1,7 +1,10 @@
 package rt
 
 import (
+	"os"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -16,7 +19,22 @@ type chanState struct {
 	hdr    objHdr
 	cap    int
 	closed bool
+	global *globalChan // made outside any execution (package state)
 }
+
+// globalChan records a channel MakeChan made outside an execution (package
+// initialisation, between executions) while a search is configured: such
+// channels are internal to every execution that uses them, and whether
+// they are closed persists across executions like the package state.
+type globalChan struct {
+	cap    int
+	closed atomic.Bool
+}
+
+var (
+	globalChans   sync.Map // chanKey -> *globalChan
+	searchEnabled = sync.OnceValue(func() bool { return os.Getenv(EnvConfig) != "" })
+)
 
 // chanOps are the typed operations on a real channel the scheduler needs;
 // typedChan implements them for each element type.
@@ -141,6 +159,8 @@ func MakeChan[T any](size int) chan T {
 			e.chans[chanPtr(ch)] = cs
 		}
 		e.mu.Unlock()
+	} else if searchEnabled() {
+		globalChans.Store(chanPtr(ch), &globalChan{cap: size})
 	}
 	return ch
 }
@@ -244,12 +264,29 @@ func (e *exec) prepChanLocked(o *op) {
 		}
 		c.cs = e.chans[c.ch]
 		if c.cs == nil {
+			c.cs = e.globalChanLocked(c.ch)
+		}
+		if c.cs == nil {
 			o.ext = true
 		}
 	}
 	if o.kind != opSelect && o.c0.ch != nil {
 		o.hdr = e.chanHdrLocked(&o.c0)
 	}
+}
+
+// globalChanLocked returns the state of a channel made outside any
+// execution, nil if it is external.
+func (e *exec) globalChanLocked(ch chanKey) *chanState {
+	v, ok := globalChans.Load(ch)
+	if !ok {
+		return nil
+	}
+	gc := v.(*globalChan)
+	cs := &chanState{cap: gc.cap, closed: gc.closed.Load(), global: gc}
+	e.touchLocked(&cs.hdr, kindChan)
+	e.chans[ch] = cs
+	return cs
 }
 
 // chanHdrLocked returns the object of a case's channel.
@@ -443,6 +480,9 @@ func (e *exec) execCloseLocked(g *G) {
 		o.panicMsg = "close of closed channel"
 	default:
 		c.cs.closed = true
+		if c.cs.global != nil {
+			c.cs.global.closed.Store(true)
+		}
 		c.ops.closeReal()
 		g.release(&c.cs.hdr)
 	}

@@ -432,3 +432,26 @@ func TestSubtests(t *testing.T) {
 		t.Fatalf("twin: verdict %q failure %+v", twin.Verdict, twin.Failure)
 	}
 }
+
+// TestPackageChannel: a channel made before the search (package state) is
+// internal to every execution: an unbuffered rendezvous on it works, and
+// its closing persists.
+func TestPackageChannel(t *testing.T) {
+	t.Setenv(EnvConfig, "set")
+	if !searchEnabled() {
+		t.Skip("the search flag was read before this test set the variable")
+	}
+	pkgCh := MakeChan[int](0)
+	done := MakeChan[struct{}](1)
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 20}, func(t *testing.T) {
+		Go(func() { Send(pkgCh, 5) })
+		if v := Recv(pkgCh); v != 5 {
+			t.Errorf("got %d", v)
+		}
+		Send(done, struct{}{}) // buffered: its real buffer is used
+		Recv(done)
+	})
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+}
