@@ -171,6 +171,9 @@ func listStmt(stack []ast.Node) (ast.Stmt, int) {
 		if !ok {
 			continue
 		}
+		if cc, ok := stack[i-1].(*ast.CommClause); ok && cc.Comm == s {
+			continue // the communication of a select case
+		}
 		switch stack[i-1].(type) {
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 			if _, isBlock := s.(*ast.BlockStmt); isBlock {
@@ -331,32 +334,71 @@ func (r *fileRewriter) instrumentAccess(a access, kind string, loc int) bool {
 	return true
 }
 
-// observe inserts an Observe point before the statement at line.
-func (r *fileRewriter) observe(line, loc int) bool {
-	var best ast.Stmt
-	bestDepth := 0
+// observe inserts an Observe point before the innermost statement that
+// starts at line (and contains col, if given). Without one, it goes first
+// in the body of a case clause at line, else before the innermost
+// statement that spans the line.
+func (r *fileRewriter) observe(line, col, loc int) bool {
+	var best, spanning ast.Stmt
+	var clause ast.Node
+	bestDepth, spanDepth := 0, 0
 	var stack []ast.Node
 	ast.Inspect(r.file, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
 		}
-		if r.position(n.Pos()).Line > line || r.position(n.End()).Line < line {
+		start, end := r.position(n.Pos()), r.position(n.End())
+		if start.Line > line || end.Line < line {
 			return false
 		}
 		stack = append(stack, n)
-		if s, ok := n.(ast.Stmt); ok && len(stack) > 1 && r.position(s.Pos()).Line == line {
-			if ls, d := listStmt(stack); ls == s && (best == nil || d > bestDepth) {
-				best, bestDepth = s, d
+		switch n.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			if start.Line == line {
+				clause = n
 			}
+		}
+		s, ok := n.(ast.Stmt)
+		if !ok || len(stack) < 2 {
+			return true
+		}
+		ls, d := listStmt(stack)
+		if ls != s {
+			return true
+		}
+		if d > spanDepth {
+			spanning, spanDepth = s, d
+		}
+		inCol := col == 0 || start.Column <= col && (end.Line > line || col <= end.Column)
+		if start.Line == line && inCol && d > bestDepth {
+			best, bestDepth = s, d
 		}
 		return true
 	})
-	if best == nil {
-		return false
+	var at, d int
+	switch c := clause.(type) {
+	case nil:
+		if best == nil && spanning == nil {
+			return false
+		}
+	case *ast.CaseClause:
+		at, d = r.off(c.Colon)+1, 0
+	case *ast.CommClause:
+		at, d = r.off(c.Colon)+1, 0
+	}
+	switch {
+	case best != nil:
+		at, d = r.off(best.Pos()), depth(bestDepth)-1
+	case clause == nil:
+		at, d = r.off(spanning.Pos()), depth(spanDepth)-1
 	}
 	r.usesRT = true
-	r.ed.open(r.off(best.Pos()), depth(bestDepth)-1, rtName+".Observe("+itoa(loc)+"); ")
+	text := rtName + ".Observe(" + itoa(loc) + "); "
+	if best == nil && clause != nil {
+		text = " " + text
+	}
+	r.ed.open(at, d, text)
 	return true
 }
 

@@ -20,7 +20,9 @@ func TestAccessesAndObjects(t *testing.T) {
 		Locations: []rt.Location{
 			{File: "basic.go", Line: 76, Kind: "observe"},
 			{File: file, Line: 29, Kind: "read"},
-			{File: file, Line: 2, Kind: "observe"}, // no statement there
+			{File: file, Line: 2, Kind: "observe"},         // no statement there
+			{File: file, Line: 93, Kind: "observe"},        // a select case
+			{File: "tricky.go", Line: 44, Kind: "observe"}, // inside a statement
 		},
 	})
 	got := rewrittenFile(t, res, "basic.go")
@@ -41,13 +43,24 @@ func TestAccessesAndObjects(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "basic.go:2: requested observe location not found") {
 		t.Errorf("no note for the missing location: %q", res.Notes)
 	}
-	if len(res.Locations) <= 3 || res.Locations[1].Kind != "read" {
+	lines := strings.Split(got, "\n")
+	if l := lines[93-1]; !strings.Contains(l, "case 0: s := confirm_") || !strings.HasSuffix(l, ".V; confirmrt.Observe(3); ") {
+		t.Errorf("line 93 = %q, want the Observe first in the case", l)
+	}
+	tricky := rewrittenFile(t, res, "tricky.go")
+	if !strings.Contains(tricky, "if p != nil { confirmrt.Read(confirmunsafe.Pointer(&p.val), ") {
+		t.Errorf("no read of p.val before the select:\n%s", tricky)
+	}
+	if l := strings.Split(tricky, "\n")[38-1]; !strings.HasPrefix(l, "\tconfirmrt.Observe(4); {") {
+		t.Errorf("tricky.go:38 = %q, want the Observe before the go statement spanning line 44", l)
+	}
+	if len(res.Locations) <= 5 || res.Locations[1].Kind != "read" {
 		t.Fatalf("locations: %+v", res.Locations)
 	}
 	want := map[string]string{"write": "writes (*basic.Account).balance", "total": "writes basic.total"}
 	found := map[string]bool{}
-	for _, l := range res.Locations[3:] {
-		if l.File != file {
+	for _, l := range res.Locations[5:] {
+		if l.File != file && l.File != filepath.Join(dir, "tricky.go") {
 			t.Errorf("automatic location in %s", l.File)
 		}
 		if l.Line == 21 && l.Kind == "write" && l.Label == want["write"] {
@@ -58,7 +71,7 @@ func TestAccessesAndObjects(t *testing.T) {
 		}
 	}
 	if len(found) != 2 {
-		t.Errorf("automatic locations lack %v: %+v", want, res.Locations[3:])
+		t.Errorf("automatic locations lack %v: %+v", want, res.Locations[5:])
 	}
 	objects := map[int]string{
 		19:  "(*basic.Account).Mutex",

@@ -165,7 +165,7 @@ func (e *editor) renderRange(out *strings.Builder, eds []*edit, own map[*edit]*e
 			continue
 		}
 		if ed.pos < at {
-			e.fail(fmt.Errorf("internal error: overlapping edits at offset %d", ed.pos))
+			e.fail(fmt.Errorf("internal error: overlapping edits at offset %d (%q)", ed.pos, ed.text))
 			return
 		}
 		out.Write(e.src[at:ed.pos])

@@ -378,7 +378,7 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 func (r *fileRewriter) request(l rt.Location, loc int) bool {
 	switch l.Kind {
 	case "observe":
-		return r.observe(l.Line, loc)
+		return r.observe(l.Line, l.Col, loc)
 	case "read", "write":
 		var best *access
 		for _, a := range r.accesses(false) {

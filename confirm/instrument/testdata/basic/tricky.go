@@ -52,3 +52,18 @@ func record(mu *sync.Mutex, log *[]int, v int, done chan<- bool) {
 	mu.Unlock()
 	done <- true
 }
+
+type pipe struct {
+	out chan int
+	val int
+}
+
+// Push sends p.val on p.out unless quit is closed.
+func (p *pipe) Push(quit chan bool) bool {
+	select {
+	case p.out <- p.val:
+		return true
+	case <-quit:
+		return false
+	}
+}
