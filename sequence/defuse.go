@@ -1,6 +1,7 @@
 package sequence
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -15,12 +16,23 @@ import (
 // f of struct type T, "global p.v" for a package-level variable.
 
 // addrKey returns the key of the location an address points to, or "".
+// A local variable captured by a closure lives in a heap Alloc: its key is
+// "local file:offset", and the closure's free variable leads to it.
 func addrKey(addr ssa.Value) string {
 	switch a := addr.(type) {
 	case *ssa.FieldAddr:
 		return fieldKey(deref(a.X.Type()), a.Field)
 	case *ssa.Global:
 		return "global " + a.Pkg.Pkg.Path() + "." + a.Name()
+	case *ssa.Alloc:
+		if a.Heap && a.Parent() != nil {
+			pos := a.Parent().Prog.Fset.Position(a.Pos())
+			return fmt.Sprintf("local %s:%d (%s)", pos.Filename, pos.Offset, a.Comment)
+		}
+	case *ssa.FreeVar:
+		if b := binding(a); b != nil {
+			return addrKey(b)
+		}
 	}
 	return ""
 }
@@ -36,6 +48,11 @@ func fieldKey(t types.Type, i int) string {
 // keyLabel returns the key in reviewer words: the location qualified by
 // package name, e.g. "races.Stats.open".
 func keyLabel(key string) string {
+	if rest, ok := strings.CutPrefix(key, "local "); ok {
+		if i := strings.LastIndex(rest, " ("); i >= 0 {
+			return "local " + strings.TrimSuffix(rest[i+2:], ")")
+		}
+	}
 	key = strings.TrimPrefix(strings.TrimPrefix(key, "field "), "global ")
 	if i := strings.LastIndex(key, "/"); i >= 0 {
 		key = key[i+1:]

@@ -138,6 +138,24 @@ func TestGenerateRace(t *testing.T) {
 			"tally.go:7:2(write)",  // t.n++
 		},
 	}, {
+		// The guard reads a local variable captured by the goroutine's
+		// closure: its store "on = true" (not "on := false", which skips
+		// the access) is the data definition, made while the goroutine
+		// runs.
+		name: "guarded by a captured variable",
+		test: "TestGauge",
+		sites: []warning.Site{
+			access("captured.go", 10, 4, warning.AccessWrite, "races.Gauge.v", "races.runGauge$1"),
+			access("captured.go", 15, 9, warning.AccessRead, "races.Gauge.v", "races.runGauge"),
+		},
+		want: []string{
+			"races_test.go:78:2",      // runGauge(&Gauge{}, done)
+			"captured.go:8:2",         // go func() {...}()
+			"captured.go:14:2",        // on = true
+			"captured.go:10:4(write)", // g.v++
+			"captured.go:15:9(read)",  // return g.v
+		},
+	}, {
 		// Without a test: no call steps; the guarding definitions stay.
 		name: "no test",
 		sites: []warning.Site{

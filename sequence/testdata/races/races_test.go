@@ -72,3 +72,9 @@ func TestTally(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+func TestGauge(t *testing.T) {
+	done := make(chan bool)
+	runGauge(&Gauge{}, done)
+	<-done
+}
