@@ -23,7 +23,8 @@
 //     goroutine check below, which knows the go statements and waits.
 //   - Wrong lock. An access that holds locks, but not the inferred guard,
 //     and conflicts with an access holding the guard: the two locksets do
-//     not intersect.
+//     not intersect. A write holding only the read lock of the guard
+//     (RLock) is reported too: other readers run at the same time.
 //   - Unprotected sharing with a goroutine. For every go statement, the
 //     accesses of the started function (followed over the package's call
 //     graph: static calls, closures, and interface calls resolved to the
@@ -94,8 +95,11 @@
 //
 // # What is not modelled
 //
-// Slice, array and map elements (m[k] and s[i] are never reported, only
-// the variable or field that holds the map or slice); accesses mixing
+// Slice and array elements (s[i] is never reported: goroutines usually
+// own distinct indices); map contents are modelled as one object per
+// variable or field holding the map (m[k], m[k] = v, range, delete,
+// clear), but maps reached only through calls results or other maps are
+// not; accesses mixing
 // sync/atomic with plain loads and stores; aliasing between different
 // variables (goroutine accesses match only when they are reached from the
 // same variable, parameter or package-level variable of the spawner,

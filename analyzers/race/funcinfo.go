@@ -43,9 +43,22 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 				}
 			case *ssa.Store:
 				c.addAccess(fi, esc, instr, instr.Addr, true, ctx)
+			case *ssa.MapUpdate:
+				c.addMapAccess(fi, esc, instr, instr.Map, true, ctx)
+			case *ssa.Lookup:
+				if isMap(instr.X.Type()) {
+					c.addMapAccess(fi, esc, instr, instr.X, false, ctx)
+				}
+			case *ssa.Range:
+				if isMap(instr.X.Type()) {
+					c.addMapAccess(fi, esc, instr, instr.X, false, ctx)
+				}
 			case *ssa.Send:
 				fi.signals = true
 			case ssa.CallInstruction:
+				if m, write, ok := mapBuiltin(instr.Common()); ok {
+					c.addMapAccess(fi, esc, instr, m, write, ctx)
+				}
 				fi.calls = append(fi.calls, callSite{instr: instr, held: c.heldBefore(instr).union(ctx)})
 				if isSignal(instr.Common()) {
 					fi.signals = true
@@ -61,11 +74,48 @@ func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, a
 	if !ok {
 		return
 	}
-	a := &access{
+	c.record(fi, esc, instr, &access{
 		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path,
 		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
+	})
+}
+
+// addMapAccess records a read or write of the elements of map m: an
+// index expression, an assignment to one, a range loop, delete or clear.
+// The elements are an object of their own, named after the variable or
+// field that holds the map.
+func (c *checker) addMapAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, m ssa.Value, write bool, ctx heldSet) {
+	var obj object
+	var root ssa.Value
+	var path string
+	switch m := m.(type) {
+	case *ssa.UnOp:
+		if m.Op != token.MUL {
+			return
+		}
+		var ok bool
+		if obj, root, path, ok = c.classifyAddr(m.X); !ok {
+			return
+		}
+	case *ssa.Parameter:
+		obj = object{key: "param:" + c.pass.Fset.Position(m.Pos()).String(), name: "parameter " + m.Name() + " of " + funcName(m.Parent())}
+		root = m
+	default:
+		return
 	}
+	obj.key += "{}"
+	obj.name = "map contents of " + obj.name
+	c.record(fi, esc, instr, &access{
+		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
+		root: root, path: path + "{}",
+		pos: c.exprStart(instr.Pos()), fn: fi.fn, instr: instr,
+	})
+}
+
+// record completes access a of fi and adds it.
+func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *access) {
+	root := a.root
 	if g, ok := root.(*ssa.Global); ok {
 		if v, ok := g.Object().(*types.Var); ok {
 			a.global = globalKey(v)
@@ -160,4 +210,24 @@ func (c *checker) heldBefore(instr ssa.Instruction) heldSet {
 		locks[i] = heldLock{Class: l.Class, Read: l.Mode == lockset.Read}
 	}
 	return makeHeldSet(locks)
+}
+
+// isMap reports whether t is a map type.
+func isMap(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+// mapBuiltin recognizes delete(m, k) and clear(m) on a map: writes of
+// its elements.
+func mapBuiltin(call *ssa.CallCommon) (ssa.Value, bool, bool) {
+	b, ok := call.Value.(*ssa.Builtin)
+	if !ok || len(call.Args) == 0 || !isMap(call.Args[0].Type()) {
+		return nil, false, false
+	}
+	switch b.Name() {
+	case "delete", "clear":
+		return call.Args[0], true, true
+	}
+	return nil, false, false
 }

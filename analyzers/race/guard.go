@@ -58,6 +58,11 @@ func (c *checker) checkObjectGuard(accs []*access) {
 	}
 	for _, a := range preferWrites(accs) {
 		if a.held.has(guard) {
+			if a.write && a.held.readOnly(guard) {
+				if other := conflicting(a, withGuard); other != nil {
+					c.reportReadLockedWrite(a, other, guard)
+				}
+			}
 			continue
 		}
 		other := conflicting(a, withGuard)
@@ -112,16 +117,24 @@ func preferWrites(accs []*access) []*access {
 }
 
 // conflicting returns an access of others that races with a: at least
-// one of the two writes and their locksets do not protect them. Writes
-// are preferred.
+// one of the two writes and their locksets do not protect them. Accesses
+// in other functions, then writes, are preferred.
 func conflicting(a *access, others []*access) *access {
 	var best *access
+	bestScore := -1
 	for _, o := range others {
 		if !a.write && !o.write || a.held.protects(o.held) {
 			continue
 		}
-		if best == nil || o.write && !best.write {
-			best = o
+		score := 0
+		if o.fn != a.fn {
+			score += 2
+		}
+		if o.write {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = o, score
 		}
 	}
 	return best
@@ -140,5 +153,12 @@ func (c *checker) reportWrongLock(a, other *access) {
 		funcName(a.fn), a.verb(), a.obj.name, a.held,
 		funcName(other.fn), other.verb(), other.held)
 	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("%s %s holding %s", a.verb(), a.obj.name, a.held), ""),
+		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}
+
+func (c *checker) reportReadLockedWrite(a, other *access, guard string) {
+	msg := fmt.Sprintf("possible data race: %s writes %s holding only the read lock of %s; %s %s it holding %s",
+		funcName(a.fn), a.obj.name, guard, funcName(other.fn), other.verb(), other.held)
+	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("writes %s holding only the read lock of %s", a.obj.name, guard), ""),
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
 }

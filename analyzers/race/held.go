@@ -66,6 +66,16 @@ func (h heldSet) has(class string) bool {
 	return false
 }
 
+// readOnly reports whether class is held in h for reading only.
+func (h heldSet) readOnly(class string) bool {
+	for _, l := range h {
+		if l.Class == class {
+			return l.Read
+		}
+	}
+	return false
+}
+
 // union returns the locks held in h or in o.
 func (h heldSet) union(o heldSet) heldSet {
 	if len(o) == 0 {

@@ -77,9 +77,11 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // indexExprStarts maps the positions SSA records for field selections
-// (the selector's name), calls (the left parenthesis) and go and defer
-// statements (the keyword) to the start of the whole expression, the
-// position a reviewer and the instrumenter look for.
+// (the selector's name), index expressions (the left bracket), calls
+// (the left parenthesis), range loops (the keyword; to the ranged
+// expression) and go and defer statements (the keyword) to the start of
+// the whole expression, the position a reviewer and the instrumenter
+// look for.
 func (c *checker) indexExprStarts(files []*ast.File) {
 	c.starts = map[token.Pos]token.Pos{}
 	for _, f := range files {
@@ -89,6 +91,12 @@ func (c *checker) indexExprStarts(files []*ast.File) {
 				c.starts[n.Sel.Pos()] = n.Pos()
 			case *ast.CallExpr:
 				c.starts[n.Lparen] = n.Pos()
+			case *ast.IndexExpr:
+				c.starts[n.Lbrack] = n.Pos()
+			case *ast.RangeStmt:
+				if n.X != nil {
+					c.starts[n.For] = n.X.Pos()
+				}
 			case *ast.GoStmt:
 				c.starts[n.Go] = n.Call.Pos()
 			case *ast.DeferStmt:

@@ -195,6 +195,13 @@ func (r *Registry) Replace(m map[string]int) {
 	r.mu.Unlock()
 }
 
+// Touch writes the map under the read lock: other readers race with it.
+func (r *Registry) Touch(k string) {
+	r.mu.RLock()
+	r.names[k]++ // want `possible data race: \(\*counter.Registry\).Touch writes map contents of \(counter.Registry\).names holding only the read lock of \(counter.Registry\).mu; \(\*counter.Registry\).Lookup reads it holding \(counter.Registry\).mu \(read\)`
+	r.mu.RUnlock()
+}
+
 // locked is an unexported helper that is only called with r.mu held.
 func (r *Registry) locked() int {
 	return len(r.names)

@@ -235,3 +235,39 @@ func SendBack() int {
 	v := <-res
 	return v + count
 }
+
+// Fill writes a shared map from goroutines started in a loop.
+func Fill(keys []string) map[string]int {
+	m := map[string]int{}
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m[k] = i // want `possible data race: map contents of captured variable m in goroutines.Fill is written by goroutine goroutines.Fill\$1 and written by another instance of goroutines.Fill\$1`
+		}()
+	}
+	wg.Wait()
+	return m
+}
+
+// FillLocked does the same under a mutex: not a race.
+func FillLocked(keys []string) map[string]int {
+	m := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			m[k] = i
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for k := range m {
+		delete(m, k)
+	}
+	return m
+}
