@@ -129,6 +129,24 @@ func f(c chan T) {
 			want: []string{"confirm_a1 := /*line ", "T { a : 1 , }", "h(\n\nconfirm_a1, 2) }) }", "confirmrt.SendCase(", "T { b : 2 , }"},
 		},
 		{
+			name: "select inside a select operand",
+			src: `func f(a, b chan int) int {
+	select {
+	case a <- func() int {
+		go close(b)
+		select {
+		case v := <-b:
+			return v
+		default:
+			return 0
+		}
+	}():
+		return 1
+	}
+}`,
+			want: []string{"confirmrt.Close(", "switch confirm_k3 := confirmrt . NewRecvSlot ( b ) ; confirmrt . Select ( true , confirm_k3 . Case ( ) ) { case 0 : v := confirm_k3 . V ; return v ;"},
+		},
+		{
 			name: "go with method value and method expression",
 			src: `type T struct{}
 func (T) M(int) {}
