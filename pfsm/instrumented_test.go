@@ -41,41 +41,58 @@ func TestInstrumentedStacks(t *testing.T) {
 	if err := d.Compile(); err != nil {
 		t.Fatal(err)
 	}
-	if len(stacks) != 3 {
-		t.Fatalf("got %d stacks, want 3", len(stacks))
+	if len(stacks) != 4 {
+		t.Fatalf("got %d stacks, want 4", len(stacks))
 	}
 	tests := []struct {
-		name   string
-		caller string // marker of the frame below Probe
-		want   int32
+		name      string
+		caller    string // marker of the frame below Probe
+		want      int32
+		wantStart int32 // LookupStart of the goroutine's start function
 	}{
 		// Probe (End 10, +1), then Spawn after its Probe call: the go
 		// statement 1, the receive 1, the second go statement 1, the
-		// receive 1, and the call of target descends at 0.
-		{"test goroutine", "s0", 15},
+		// receive 1, the third go statement 1, the receive 1, and the
+		// call of target descends at 0.
+		{"test goroutine", "s0", 17, -1 /* not started by a go statement */},
 		// work cannot reach the target, and its goroutine does not return
 		// into Spawn through the go statement's wrapper.
-		{"go statement with arguments", "w", rt.Infinity},
-		{"go statement of a literal", "lit", rt.Infinity},
+		{"go statement with arguments", "w", rt.Infinity, rt.Infinity},
+		{"go statement of a literal", "lit", rt.Infinity, rt.Infinity},
+		// reach calls target after Probe; its goroutine starts in the
+		// wrapper, whose go statement starts reach: 1 + Probe 10.
+		{"go statement reaching the target", "r", 11, 11},
 	}
 	for i, tt := range tests {
 		s := stacks[i]
-		if len(s) < 2 || s[1].Line != lines[tt.caller] {
-			t.Fatalf("%s: stack %v, want Probe called at @%s", tt.name, s, tt.caller)
+		if len(s.Frames) < 2 || s.Frames[1].Line != lines[tt.caller] {
+			t.Fatalf("%s: stack %v, want Probe called at @%s", tt.name, s.Frames, tt.caller)
 		}
-		if got := d.Lookup(0, s); got != tt.want {
-			t.Errorf("%s: Lookup = %d, want %d; stack %v", tt.name, got, tt.want, s)
+		if got := d.Lookup(0, s.Frames); got != tt.want {
+			t.Errorf("%s: Lookup = %d, want %d; stack %v", tt.name, got, tt.want, s.Frames)
+		}
+		if i > 0 { // the test goroutine was not started by a go statement
+			if got := d.LookupStart(0, s.Start); got != tt.wantStart {
+				t.Errorf("%s: LookupStart(%v) = %d, want %d", tt.name, s.Start, got, tt.wantStart)
+			}
 		}
 	}
 	// The wrapper frame is there, at the go statement.
-	if w := stacks[1][2]; w.Line != lines["go"] {
+	if w := stacks[1].Frames[2]; w.Line != lines["go"] {
 		t.Errorf("frame below work = %v, want the wrapper at @go (line %d)", w, lines["go"])
 	}
 }
 
+// An instrumentedStack is a stack the fixture captured.
+type instrumentedStack struct {
+	Frames []rt.Frame
+	// Start is the entry of the goroutine's outermost fixture function.
+	Start rt.Frame
+}
+
 // runInstrumented instruments the package in dir, runs its TestSpawn and
 // returns the stacks it wrote.
-func runInstrumented(t *testing.T, dir string) [][]rt.Frame {
+func runInstrumented(t *testing.T, dir string) []instrumentedStack {
 	t.Helper()
 	res, err := instrument.Instrument(context.Background(), instrument.Request{Dir: dir, Package: "."})
 	if err != nil {
@@ -98,7 +115,7 @@ func runInstrumented(t *testing.T, dir string) [][]rt.Frame {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stacks [][]rt.Frame
+	var stacks []instrumentedStack
 	if err := json.Unmarshal(data, &stacks); err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,16 @@ func Spawn() {
 		done <- true
 	}()
 	<-done
+	go reach(2, done) // @go2
+	<-done
 	target()
+}
+
+func reach(n int, done chan bool) {
+	Probe() // @r
+	target()
+	sink += n
+	done <- true
 }
 
 func target() {

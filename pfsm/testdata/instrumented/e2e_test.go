@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -17,18 +18,28 @@ type frame struct {
 // to the file STACKS_OUT names.
 func TestSpawn(t *testing.T) {
 	Spawn()
-	var out [][]frame
+	type stack struct {
+		Frames []frame
+		// Start is the entry of the outermost function of this package
+		// on the stack: what the goroutine was started with.
+		Start frame
+	}
+	var out []stack
 	for _, pcs := range Stacks {
-		var fs []frame
+		var s stack
 		it := runtime.CallersFrames(pcs)
 		for {
 			f, more := it.Next()
-			fs = append(fs, frame{f.File, f.Line, f.Function})
+			s.Frames = append(s.Frames, frame{f.File, f.Line, f.Function})
+			if strings.HasPrefix(f.Function, "example.com/e2e.") && f.Func != nil {
+				file, line := f.Func.FileLine(f.Func.Entry())
+				s.Start = frame{file, line, f.Func.Name()}
+			}
 			if !more {
 				break
 			}
 		}
-		out = append(out, fs)
+		out = append(out, s)
 	}
 	data, _ := json.Marshal(out)
 	if err := os.WriteFile(os.Getenv("STACKS_OUT"), data, 0o644); err != nil {
