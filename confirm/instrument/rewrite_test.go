@@ -144,7 +144,7 @@ func f(c chan T) {
 		return 1
 	}
 }`,
-			want: []string{"confirmrt.Close(", "switch confirm_k3 := confirmrt . NewRecvSlot ( b ) ; confirmrt . Select ( true , confirm_k3 . Case ( ) ) { case 0 : v := confirm_k3 . V ; return v ;"},
+			want: []string{"confirmrt . Close ( confirm_a2 )", "switch confirm_k3 := confirmrt . NewRecvSlot ( b ) ; confirmrt . Select ( true , confirm_k3 . Case ( ) ) { case 0 : v := confirm_k3 . V ; return v ;"},
 		},
 		{
 			name: "go with method value and method expression",
