@@ -20,19 +20,21 @@ import (
 
 // options are the command-line settings of one benchmark.
 type options struct {
-	module  string // path@version in the module cache
-	dir     string // or a module directory
-	pkgs    string // space-separated package patterns
-	rounds  int
-	vettool string // prebuilt confirmvet, or "" to build it
-	gocache string // shared build cache, or "" for a fresh one
-	verbose bool
+	module       string // path@version in the module cache
+	dir          string // or a module directory
+	pkgs         string // space-separated package patterns
+	rounds       int
+	vettool      string // prebuilt confirmvet, or "" to build it
+	confirmFlags string // extra go vet flags of the confirmvet run
+	gocache      string // shared build cache, or "" for a fresh one
+	verbose      bool
 }
 
 // A tool is one of the two compared commands.
 type tool struct {
-	name string // as printed
-	path string // the unitchecker binary go vet runs
+	name  string   // as printed
+	path  string   // the unitchecker binary go vet runs
+	flags []string // extra go vet flags
 }
 
 // A measurement is the cost of one go vet run.
@@ -97,7 +99,7 @@ func run(ctx context.Context, o options, out, log io.Writer) error {
 	}
 	tools := []tool{
 		{name: "go vet", path: filepath.Join(strings.TrimSpace(govet), "vet")},
-		{name: "go vet -vettool=confirmvet", path: vettool},
+		{name: strings.TrimSpace("go vet -vettool=confirmvet " + o.confirmFlags), path: vettool, flags: strings.Fields(o.confirmFlags)},
 	}
 	results := make([][]measurement, len(tools))
 	for r := range o.rounds {
@@ -266,7 +268,7 @@ func (b *bench) vet(ctx context.Context, t tool) (measurement, error) {
 	if err != nil {
 		return measurement{}, err
 	}
-	args := append([]string{"vet", "-vettool=" + wrapper}, strings.Fields(b.opts.pkgs)...)
+	args := append(append([]string{"vet", "-vettool=" + wrapper}, t.flags...), strings.Fields(b.opts.pkgs)...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = b.modDir
 	cmd.Env = b.env

@@ -88,6 +88,10 @@ func tree(t *testing.T, dir string) string {
 
 func TestRunBadOptions(t *testing.T) {
 	notModule := t.TempDir()
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
 	tests := []struct {
 		name    string
 		o       options
@@ -99,6 +103,7 @@ func TestRunBadOptions(t *testing.T) {
 		{"dir not a module", options{dir: notModule, pkgs: "./...", rounds: 1}, "is not a module root"},
 		{"module without version", options{module: "golang.org/x/tools", pkgs: "./...", rounds: 1}, "want path@version"},
 		{"missing vettool", options{dir: fixture, pkgs: "./...", rounds: 1, vettool: filepath.Join(notModule, "nosuchtool")}, "nosuchtool"},
+		{"unknown confirm flag", options{dir: fixture, pkgs: "./...", rounds: 1, confirmFlags: "-nosuchflag", gocache: strings.TrimSpace(string(gocache))}, "nosuchflag"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
