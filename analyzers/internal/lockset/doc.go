@@ -55,10 +55,17 @@
 // analysis.Fact exported on each *types.Func); standard library packages
 // are not analyzed and have none.
 //
-// Callees are the static callee, or for an interface method call, the
-// methods of the package's own types that implement the interface (when
-// several, the call holds what all of them hold). Calls of function values
-// have no effect.
+// Callees are the static callee, or the callees VTA finds among the
+// package's own (non-generic) functions, or, for an interface method call
+// VTA cannot resolve, the methods of the package's own types that
+// implement the interface (when several, the call holds what all of them
+// hold). A call of a function parameter is not resolved inside the
+// function: the summary records it (Summary.ParamCalls, with the locks
+// held then) and each caller applies the function it passes, so
+// withLock(f) orders f's locks after withLock's in the context of each
+// call. A callee's acquisitions are not ordered after the caller's locks
+// it releases (Summary.Releases). A deferred call of an unknown function
+// value (defer unlock()) is assumed to release everything.
 //
 // The entry lockset of a function (Result.Entry) is the intersection of
 // the locks held at its call sites, translated to its parameters, when it
@@ -81,6 +88,8 @@
 //	op, ok := res.Op(call)                        // the lock operation of a call, if any
 //	t := res.Trace(fn)                            // acquisitions (with held sets), releases, returns
 //	s := res.Summary(fn)                          // what fn acquires, releases, holds on return
+//	e := res.Entry(fn)                            // locks held at every call site of fn
+//	fns := res.Callees(call)                      // callees as the analysis resolves them
 //
 // Each Lock in a Set has its Class, Mode, Inst, the position where it was
 // acquired (Pos; the call for locks taken by callees, with Chain naming
