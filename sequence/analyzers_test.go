@@ -61,6 +61,19 @@ func TestGenerateFromAnalyzers(t *testing.T) {
 		"lock-order-cycle nest.go:12": {"nest.go:12:2", "nest.go:12:2", "nest.go:14:2", "nest.go:14:2"},
 		"double-lock double.go:12":    {"double.go:12:2", "double.go:14:5"},
 		"rwr-deadlock rwr.go:13":      {"rwr.go:13:2", "rwr.go:25:2", "rwr.go:15:17"},
+		"rwr-deadlock local.go:15":    {"local.go:15:2", "local.go:11:3", "local.go:16:2"},
+		"double-lock double.go:29":    {"double.go:29:2", "double.go:31:2"},
+		"lock-order-cycle cycle3.go:9": {
+			"cycle3.go:9:2", "cycle3.go:16:2", "cycle3.go:23:2", "cycle3.go:10:2", "cycle3.go:17:2", "cycle3.go:24:2",
+		},
+		"race captured.go:10": {
+			"races_test.go:78:2", "captured.go:8:2", "captured.go:14:2", "captured.go:10:4(write)", "captured.go:15:9(read)",
+		},
+		"race tally.go:11": {
+			"races_test.go:65:2", "races_test.go:67:3", "tally.go:11:2(write)",
+			"races_test.go:69:2", "races_test.go:71:3", "tally.go:7:2(write)",
+		},
+		"race loop.go:17": {"races_test.go:37:2", "loop.go:10:2", "loop.go:17:4(write)", "races_test.go:40:6", "loop.go:23:9(read)"},
 		"race guard.go:20": {
 			"guard.go:11:2", "races_test.go:12:2", "races_test.go:13:3", "guard.go:20:3(write)",
 			"races_test.go:16:6", "guard.go:25:9(read)",

@@ -53,3 +53,8 @@ func TestCycle3(t *testing.T) {
 func TestLocalRWR(t *testing.T) {
 	localRWR()
 }
+
+func TestAddTwice(t *testing.T) {
+	var c Counter
+	c.AddTwice(1)
+}
