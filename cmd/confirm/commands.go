@@ -106,7 +106,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 
 	start := time.Now()
-	bin, err := runner.Build(ctx, runner.BuildOptions{Package: pkg, Accesses: f.races})
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: pkg, Accesses: f.races})
 	if err != nil {
 		return err
 	}
@@ -119,6 +119,9 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if len(tests) == 0 {
 		return fmt.Errorf("no test of %s matches -run %q (tests: %s)", bin.Package, f.run, strings.Join(bin.Tests, ", "))
+	}
+	if err := bin.Compile(ctx); err != nil {
+		return err
 	}
 	opts := runner.RunOptions{
 		Config: rt.Config{
@@ -167,13 +170,16 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	start := time.Now()
-	bin, err := runner.Build(ctx, runner.BuildOptions{Package: pkg, Accesses: tok.Accesses})
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: pkg, Accesses: tok.Accesses})
 	if err != nil {
 		return err
 	}
 	defer closeBinary(bin, stderr)
 	if !contains(bin.Tests, tok.Test) {
 		return fmt.Errorf("the token replays test %s, which %s does not have (tests: %s)", tok.Test, bin.Package, strings.Join(bin.Tests, ", "))
+	}
+	if err := bin.Compile(ctx); err != nil {
+		return err
 	}
 	res, err := bin.Run(ctx, tok.Test, runner.RunOptions{
 		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime},

@@ -35,7 +35,7 @@ type BuildOptions struct {
 
 // A Binary is the instrumented test binary of one package.
 type Binary struct {
-	// Path is the executable.
+	// Path is the executable; empty until Compile.
 	Path string
 	// Package is the import path of the package.
 	Package string
@@ -79,6 +79,21 @@ func (e *BuildError) Unwrap() error { return e.Err }
 // Build instruments the package of opts and compiles its test binary into
 // a temporary directory. The caller must Close the Binary.
 func Build(ctx context.Context, opts BuildOptions) (*Binary, error) {
+	b, err := Instrument(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Compile(ctx); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Instrument is the first half of Build: it instruments the package, so
+// that its tests are known, without compiling it. Compile does the rest.
+// The caller must Close the Binary.
+func Instrument(ctx context.Context, opts BuildOptions) (*Binary, error) {
 	dir, err := absDir(opts.Dir)
 	if err != nil {
 		return nil, err
@@ -108,22 +123,31 @@ func Build(ctx context.Context, opts BuildOptions) (*Binary, error) {
 		_ = b.Close()
 		return nil, fmt.Errorf("package %s has no tests to run", b.Package)
 	}
-	b.tmp, err = os.MkdirTemp("", "confirm-run-")
-	if err != nil {
-		_ = b.Close()
-		return nil, fmt.Errorf("building %s: %w", b.Package, err)
-	}
-	b.Path = filepath.Join(b.tmp, "pkg.test")
-	if err := b.compile(ctx); err != nil {
-		_ = b.Close()
-		return nil, err
-	}
 	return b, nil
 }
 
+// Compile compiles the instrumented test binary (once; later calls do
+// nothing). A package that does not compile gives a *BuildError.
+func (b *Binary) Compile(ctx context.Context) error {
+	if b.Path != "" {
+		return nil
+	}
+	tmp, err := os.MkdirTemp("", "confirm-run-")
+	if err != nil {
+		return fmt.Errorf("building %s: %w", b.Package, err)
+	}
+	b.tmp = tmp
+	path := filepath.Join(tmp, "pkg.test")
+	if err := b.compile(ctx, path); err != nil {
+		return err
+	}
+	b.Path = path
+	return nil
+}
+
 // compile runs go test -c with the instrumenter's flags.
-func (b *Binary) compile(ctx context.Context) error {
-	args := []string{"test", "-c", "-o", b.Path}
+func (b *Binary) compile(ctx context.Context, path string) error {
+	args := []string{"test", "-c", "-o", path}
 	args = append(args, b.instr.GoTestFlags()...)
 	args = append(args, b.Package)
 	cmd := exec.CommandContext(ctx, "go", args...)
@@ -137,7 +161,7 @@ func (b *Binary) compile(ctx context.Context) error {
 		}
 		return &BuildError{Package: b.Package, Output: out.String(), Err: err}
 	}
-	if _, err := os.Stat(b.Path); err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return &BuildError{Package: b.Package, Output: out.String(), Err: errors.New("go test -c wrote no test binary")}
 	}
 	return nil

@@ -110,6 +110,9 @@ func (e *HangError) Error() string {
 // could not start, hung (*HangError), or rejected the config. Everything
 // the test did (an error found, none, a crash, a stuck test) is a Result.
 func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result, error) {
+	if b.Path == "" {
+		return nil, fmt.Errorf("running %s: the test binary of %s is not compiled", test, b.Package)
+	}
 	tmp, err := os.MkdirTemp(b.tmp, "run-")
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", test, err)
