@@ -464,6 +464,15 @@ func (e *exec) performLocked(g *G, i int) {
 		}
 		p.vc.join(g.vc)
 		g.vc.join(p.vc)
+		// A rendezvous is symmetric: hash both sides alike, whichever
+		// arrived first.
+		a, b := g.hb, p.hb
+		if a > b {
+			a, b = b, a
+		}
+		h := mix(mix(a, b), cs.hdr.hb)
+		g.hb, p.hb, cs.hdr.hb = h, h, h
+		o.hbDone, p.op.hbDone = true, true
 	}
 }
 

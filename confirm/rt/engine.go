@@ -181,7 +181,7 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 		g.yieldStep = -1
 	}
 	g.hb = mix(g.hb, uint64(o.kind))
-	if o.hdr != nil {
+	if o.hdr != nil && !o.hbDone {
 		g.hb = mix(g.hb, o.hdr.hb)
 		o.hdr.hb = g.hb
 	}
@@ -207,6 +207,9 @@ func (e *exec) fillDecisionLocked(fair []*G) {
 	d.Enabled = d.Enabled[:0]
 	for _, g := range fair {
 		c := Candidate{G: g.id, Op: g.op.kind.String(), Loc: -1, PC: g.op.pc}
+		if g.op.kind == opStart {
+			c.PC = g.fnPC
+		}
 		if g.op.hdr != nil {
 			c.Object = g.op.hdr.id
 		}

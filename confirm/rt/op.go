@@ -135,6 +135,7 @@ type op struct {
 	ok       bool   // trylock result, once: run f
 	panicMsg string // the operation panics in its goroutine
 	extClose bool   // close an external channel after waking
+	hbDone   bool   // the happens-before hash was updated by a rendezvous
 }
 
 // ncases returns the number of channel cases of o.

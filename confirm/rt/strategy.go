@@ -53,7 +53,11 @@ type Candidate struct {
 	// Loc is the Config.Locations index of a read, write or observe
 	// point, -1 otherwise.
 	Loc int
-	// PC is the program counter of the operation in the user's code.
+	// PC is the program counter of the operation in the user's code (a
+	// return address, as runtime.Callers gives), or for a goroutine not
+	// yet started the entry of its function (as reflect's Pointer gives).
+	// Positions are recorded only for strategies that need stacks and for
+	// replays; otherwise PC is 0.
 	PC uintptr
 
 	code opKind
