@@ -1,7 +1,6 @@
 package testselect
 
 import (
-	"fmt"
 	"go/token"
 	"sort"
 	"strings"
@@ -31,30 +30,33 @@ type target struct {
 	fns  []*ssa.Function
 }
 
-// Targets resolves the functions of a warning: for each site, the
+// targets resolves the functions of a warning: for each site, the
 // innermost function containing its position (or, without a position,
 // the function named by Site.Func); then the names of Warning.Funcs no
 // site resolved. A name that resolves to nothing is kept with no
-// functions, so that it is reported as unreached.
+// functions, so that it is reported as unreached. Each function and each
+// name appears once.
 func (p *Program) targets(w *warning.Warning) []target {
 	var out []target
-	seen := map[string]bool{}
+	seenFunc := map[funcKey]bool{}
+	seenName := map[string]bool{}
 	add := func(name string, fns []*ssa.Function) {
 		if len(fns) > 0 {
 			k := p.keyOf(fns[0])
-			ks := fmt.Sprint(k)
-			if seen[ks] {
+			if seenFunc[k] {
 				return
 			}
-			seen[ks] = true
-			if name == "" {
+			seenFunc[k] = true
+			if name == "" || seenName[name] {
+				// Another function goes by this name (a closure named
+				// after its enclosing function): use its own.
 				name = ShortName(fns[0])
 			}
 		}
-		if seen["name:"+name] && len(fns) == 0 {
+		if seenName[name] {
 			return
 		}
-		seen["name:"+name] = true
+		seenName[name] = true
 		out = append(out, target{name: name, fns: fns})
 	}
 	for _, s := range w.Sites {
@@ -71,9 +73,7 @@ func (p *Program) targets(w *warning.Warning) []target {
 		add(s.Func, fns)
 	}
 	for _, name := range w.Funcs {
-		if !seen["name:"+name] {
-			add(name, p.FuncsNamed(name))
-		}
+		add(name, p.FuncsNamed(name))
 	}
 	return out
 }
