@@ -33,7 +33,12 @@
 //     a variable or parameter) are matched with the accesses of the
 //     spawning function after the go statement, with those of other
 //     goroutines it starts, and, when the go statement is in a loop, with
-//     those of the other instances of the same goroutine.
+//     those of the other instances of the same goroutine. When a method
+//     starts the goroutine, what the goroutine reaches through the
+//     receiver is also matched with what the type's other exported
+//     methods reach through theirs (callers may call them while the
+//     goroutine runs), unless such a method waits for a goroutine that
+//     signals.
 //
 // WRONG:
 //

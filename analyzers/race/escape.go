@@ -12,6 +12,7 @@ type escapes struct {
 	fn     *ssa.Function
 	points map[*ssa.Alloc][]ssa.Instruction
 	reach  map[*ssa.BasicBlock][]bool // blocks reachable from a block's successors
+	index  map[ssa.Instruction]int    // position of each instruction in its block
 }
 
 func newEscapes(fn *ssa.Function) *escapes {
@@ -71,7 +72,7 @@ func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instructi
 // the function.
 func (e *escapes) mayPrecede(p, instr ssa.Instruction) bool {
 	pb, ib := p.Block(), instr.Block()
-	if pb == ib && indexOf(pb, p) < indexOf(ib, instr) {
+	if pb == ib && e.indexOf(p) < e.indexOf(instr) {
 		return true
 	}
 	r, ok := e.reach[pb]
@@ -99,11 +100,15 @@ func reachableFrom(b *ssa.BasicBlock) []bool {
 	return seen
 }
 
-func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
-	for i, x := range b.Instrs {
-		if x == instr {
-			return i
+// indexOf returns the index of instr in its block.
+func (e *escapes) indexOf(instr ssa.Instruction) int {
+	if e.index == nil {
+		e.index = map[ssa.Instruction]int{}
+		for _, b := range e.fn.Blocks {
+			for i, x := range b.Instrs {
+				e.index[x] = i
+			}
 		}
 	}
-	return -1
+	return e.index[instr]
 }

@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"go/types"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -37,6 +38,7 @@ func (c *checker) checkGoroutines() {
 		sp := newSpawner(c, fi)
 		for i, g := range gos {
 			c.checkAgainstSpawner(sp, g)
+			c.checkAgainstMethods(fi, g)
 			if sp.inLoop(g.stmt) {
 				c.checkInstances(sp, g)
 			}
@@ -144,4 +146,72 @@ func sharedRole(a *access, goroutine string) string {
 
 func sortWritesFirst(accs []*access) {
 	sort.SliceStable(accs, func(i, j int) bool { return accs[i].write && !accs[j].write })
+}
+
+// checkAgainstMethods pairs the accesses that a goroutine started by a
+// method makes through the method's receiver with the accesses that the
+// type's other exported methods make through theirs: callers may call
+// them while the goroutine runs (Start, then Count). A method that waits
+// (channel receive, select, WaitGroup.Wait) for a goroutine that signals
+// is taken to be ordered after it.
+func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
+	fn := fi.fn
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Parent() != nil {
+		return
+	}
+	recv := fn.Params[0]
+	byPath := map[string][]*access{}
+	for _, a := range g.accesses {
+		if a.root == recv {
+			byPath[a.path] = append(byPath[a.path], a)
+		}
+	}
+	if len(byPath) == 0 {
+		return
+	}
+	for _, m := range c.methodsOf(recv.Type()) {
+		if m == fn || m.Name() == g.name || g.signals && c.waits(m) {
+			continue
+		}
+		for _, b := range c.summary(m).accesses {
+			if b.root != m.Params[0] {
+				continue
+			}
+			if a := conflicting(b, byPath[b.path]); a != nil {
+				c.reportShared(a, "goroutine "+g.name, g.name, b, c.name(m)+" (callable while the goroutine runs)", "")
+			}
+		}
+	}
+}
+
+// methodsOf returns the exported methods, declared in this package, of
+// the named type that recv points to.
+func (c *checker) methodsOf(recv types.Type) []*ssa.Function {
+	named, ok := types.Unalias(derefType(recv)).(*types.Named)
+	if !ok || named.Obj().Pkg() != c.pass.Pkg || named.TypeParams().Len() > 0 {
+		return nil
+	}
+	var out []*ssa.Function
+	for i := 0; i < named.NumMethods(); i++ {
+		obj := named.Method(i)
+		if !obj.Exported() {
+			continue
+		}
+		if m := c.pkg.Prog.FuncValue(obj); m != nil && len(m.Params) > 0 && c.isLocal(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// waits reports whether fn blocks on a channel or a WaitGroup itself.
+func (c *checker) waits(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if isWait(instr) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -271,3 +271,38 @@ func FillLocked(keys []string) map[string]int {
 	}
 	return m
 }
+
+// Pump's goroutine keeps counting after Start returns, while callers may
+// call Count.
+type Pump struct {
+	count int
+	done  chan struct{}
+	quit  chan struct{}
+}
+
+func (p *Pump) Start() {
+	go p.run()
+}
+
+func (p *Pump) run() {
+	defer close(p.done)
+	for {
+		select {
+		case <-p.quit:
+			return
+		default:
+			p.count++ // want `possible data race: \(goroutines.Pump\).count is written by goroutine \(\*goroutines.Pump\).run and read by \(\*goroutines.Pump\).Count \(callable while the goroutine runs\)`
+		}
+	}
+}
+
+func (p *Pump) Count() int {
+	return p.count
+}
+
+// Stop waits for the goroutine before reading: not a race.
+func (p *Pump) Stop() int {
+	close(p.quit)
+	<-p.done
+	return p.count
+}
