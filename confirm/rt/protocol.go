@@ -35,6 +35,25 @@ type Config struct {
 	// Locations are the positions of the Observe, Read and Write points the
 	// instrumenter inserted; their index is the loc argument.
 	Locations []Location `json:"locations,omitempty"`
+
+	// The fields below configure the "meta" strategy (Rungta & Mercer's
+	// greedy depth-first search with the two-tier ranking).
+
+	// Sequence is the key-location sequence the search drives the
+	// execution along: indexes into Locations, in order.
+	Sequence []int `json:"sequence,omitempty"`
+	// Heuristic is the secondary heuristic: "pfsm" (the default),
+	// "random" or "prefer".
+	Heuristic string `json:"heuristic,omitempty"`
+	// Prefer lists the spawn positions ("file:line", as in Goroutine) of
+	// the goroutines the "prefer" heuristic favours.
+	Prefer []string `json:"prefer,omitempty"`
+	// BacktrackBound bounds the backtrack set (default 100,000); the
+	// worst states are evicted first.
+	BacktrackBound int `json:"backtrackBound,omitempty"`
+	// Distances are the pfsm tables; Distances.Targets[i] is the location
+	// Sequence[i]. RunTest compiles them once before the search.
+	Distances *Distances `json:"distances,omitempty"`
 }
 
 // A Location is a source position the instrumenter was asked to mark.
