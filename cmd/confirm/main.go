@@ -22,8 +22,38 @@
 // it reproduces the same trace and verdict.
 //
 // Exit status: 0 when no error was found, 1 when an error was found (its
-// trace printed), 2 on a usage or build error, a test that hangs in code
-// confirm does not control, or a replay that diverges.
+// trace printed; this includes a test process that died, e.g. in os.Exit
+// or a fatal runtime error, in code confirm does not control), 2 on a
+// usage or build error, a test that hangs in code confirm does not
+// control, or a replay that diverges.
+//
+// # JSON output
+//
+// With -json, both commands print one JSON object:
+//
+//	package        import path of the package
+//	test           the test that stopped the run (or the only test run)
+//	tests          the tests that were run
+//	verdict        "error", "none", "crashed" (the process died), "stuck"
+//	               (blocked outside instrumented code), "diverged" (replay
+//	               only) or "hung" (killed after budget + grace)
+//	failure        {kind, message, stack, goroutines, objects}; kind is
+//	               test-failure, panic, deadlock, leak, race, livelock,
+//	               exit, crash or stuck
+//	trace          the steps of the failing execution, in order:
+//	               {step, g, op, object, objectKind, choice, loc, file,
+//	               line, func, name}; name is what the step operates on,
+//	               e.g. "(*abba.Account).mu"
+//	goroutines     {id, parent, file, line, func}: where each goroutine of
+//	               the execution was spawned and what it runs
+//	token          the replay token; replayCommand the command that uses it
+//	divergence     how a replay diverged
+//	stats          {executions, steps, seconds, stepsToError}
+//	seed           the seed of the search (run only)
+//	output         the tail of the test process's output (failures, crashes)
+//	error          why a test was killed (verdict "hung")
+//
+// Fields that do not apply are omitted.
 package main
 
 import (
