@@ -37,9 +37,6 @@ func TestGenerateErrors(t *testing.T) {
 		{"leak without return", warning.LockLeak, []warning.Site{
 			site("leak.go", 12, 2, warning.AccessLock), site("leak.go", 23, 2, warning.AccessLock),
 		}, "want an acquisition site and a return site"},
-		{"rwr not at a lock", warning.RWRDeadlock, []warning.Site{
-			site("rwr.go", 15, 9, warning.AccessRLock), site("rwr.go", 19, 2, warning.AccessRLock),
-		}, "rwr.go:15:9: no Lock or RLock call there"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -270,11 +270,11 @@ func (g *generator) rwr() ([]Sequence, error) {
 	if heldSelf(first.site) && !heldSelf(second.site) {
 		first, second = second, first
 	}
-	class, err := g.classAt(first.pos)
-	if err != nil {
-		return nil, err
+	var writers []*lockCall
+	class, classErr := g.classAt(first.pos)
+	if classErr == nil {
+		writers = g.rank(g.lockCalls(class, writerMethods), nil)
 	}
-	writers := g.rank(g.lockCalls(class, writerMethods), nil)
 	build := func(w *lockCall) Sequence {
 		var seq Sequence
 		seq.add(first.pos, KindObserve, role(first.site, "read-locks "+first.site.Object),
@@ -289,7 +289,11 @@ func (g *generator) rwr() ([]Sequence, error) {
 	}
 	if len(writers) == 0 {
 		seq := build(nil)
-		seq.Why[0] += " (no Lock of the same mutex was found in the program: the deadlock needs a writer)"
+		if classErr != nil {
+			seq.Why[0] += fmt.Sprintf(" (the writer's Lock was not searched for: %v)", classErr)
+		} else {
+			seq.Why[0] += " (no Lock of the same mutex was found in the program: the deadlock needs a writer)"
+		}
 		return []Sequence{seq}, nil
 	}
 	var seqs []Sequence
@@ -335,12 +339,12 @@ func (g *generator) lockLeak() ([]Sequence, error) {
 		}
 		return seq
 	}
-	class, err := g.classAt(acq.pos)
-	if err != nil {
-		return []Sequence{build(nil)}, nil //nolint:nilerr // without a class the two known steps still guide.
+	var later []*lockCall
+	if class, err := g.classAt(acq.pos); err == nil {
+		later = g.rank(g.lockCalls(class, acquireMethods), &acq.pos)
 	}
-	later := g.rank(g.lockCalls(class, acquireMethods), &acq.pos)
 	if len(later) == 0 {
+		// The acquisition and the leaking return still guide the search.
 		return []Sequence{build(nil)}, nil
 	}
 	var seqs []Sequence

@@ -191,6 +191,17 @@ func TestGenerateLocks(t *testing.T) {
 		},
 		want: [][]string{{"local.go:15:2", "local.go:11:3", "local.go:16:2"}},
 	}, {
+		// The first RLock's position holds no lock call (an analyzer
+		// pointing elsewhere): no writer is searched for, the two RLocks
+		// remain and the reason says why.
+		name: "RWR without a class",
+		kind: warning.RWRDeadlock,
+		sites: []warning.Site{
+			lock(f.at("rwr.go", 15, 9), R, cache, "(*locks.Cache).Get"),
+			lock(f.at("rwr.go", 19, 2), R, cache, "(*locks.Cache).size", cache),
+		},
+		want: [][]string{{"rwr.go:15:9", "rwr.go:19:2"}},
+	}, {
 		// The leaking return, then a later acquisition: Push's, then
 		// Pop's own executed again.
 		name: "lock leak",
