@@ -373,8 +373,16 @@ func (r *fileRewriter) makeChan(call *ast.CallExpr, d int) {
 	// The rest: ", n)" or ")".
 	var rest func(text string)
 	if len(call.Args) == 2 {
+		size := call.Args[1]
+		tv := r.info.Types[size]
+		conv := tv.Value == nil && !types.Identical(tv.Type, types.Typ[types.Int])
 		rest = func(text string) {
-			r.ed.replace(tEnd, r.off(call.Args[1].Pos()), d, text)
+			if conv {
+				// MakeChan takes an int; make takes any integer type.
+				text += "int("
+				r.ed.close(r.off(size.End()), d, ")")
+			}
+			r.ed.replace(tEnd, r.off(size.Pos()), d, text)
 		}
 	} else {
 		rest = func(text string) {

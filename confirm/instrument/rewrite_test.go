@@ -214,10 +214,10 @@ func f(c chan error, d chan<- int) {
 		{
 			name: "make of channel types",
 			src: `type C chan int
-func f() (<-chan int, C, chan<- C) {
-	return make(<-chan int), make(C, 1), make(chan<- C)
+func f(n int64) (<-chan int, C, chan<- C, chan int) {
+	return make(<-chan int), make(C, 1), make(chan<- C), make(chan int, n)
 }`,
-			want: []string{"(<-chan int)(confirmrt.MakeChan[int](0))", "confirmrt.MakeChanOf[C](1)", "(chan<- C)(confirmrt.MakeChan[C](0))"},
+			want: []string{"(<-chan int)(confirmrt.MakeChan[int](0))", "confirmrt.MakeChanOf[C](1)", "(chan<- C)(confirmrt.MakeChan[C](0))", "confirmrt.MakeChan[int](int(n))"},
 		},
 		{
 			name: "range forms",
