@@ -218,7 +218,7 @@ func reportRunError(stdout, stderr io.Writer, err error, asJSON bool) error {
 	}
 	if asJSON {
 		_ = writeJSON(stdout, jsonReport{
-			Result: &runner.Result{Package: hang.Package, Test: hang.Test, Verdict: "hung"},
+			Result: &runner.Result{Package: hang.Package, Test: hang.Test, Verdict: "hung", Output: hang.Stacks},
 			Tests:  []string{hang.Test},
 			Error:  hang.Error(),
 		})

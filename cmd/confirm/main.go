@@ -50,7 +50,8 @@
 //	divergence     how a replay diverged
 //	stats          {executions, steps, seconds, stepsToError}
 //	seed           the seed of the search (run only)
-//	output         the tail of the test process's output (failures, crashes)
+//	output         the tail of the test process's output (failures, crashes);
+//	               for "hung", the goroutines running the package's code
 //	error          why a test was killed (verdict "hung")
 //
 // Fields that do not apply are omitted.
