@@ -84,6 +84,39 @@ func (s Sequence) String() string {
 	return out
 }
 
+// Indexed returns locs with the distinct steps of s appended, and the
+// steps as indexes into the returned list: the form of rt.Config's
+// Locations and Sequence. A step equal to a location already in the list
+// (same file, line, column and kind) reuses it, so a location that the
+// sequence visits twice (two goroutines passing one Lock) is instrumented
+// once.
+func (s Sequence) Indexed(locs []rt.Location) ([]rt.Location, []int) {
+	type key struct {
+		file      string
+		line, col int
+		kind      string
+	}
+	index := map[key]int{}
+	for i, l := range locs {
+		k := key{l.File, l.Line, l.Col, l.Kind}
+		if _, ok := index[k]; !ok {
+			index[k] = i
+		}
+	}
+	seq := make([]int, len(s.Steps))
+	for i, st := range s.Steps {
+		k := key{st.File, st.Line, st.Col, st.Kind}
+		j, ok := index[k]
+		if !ok {
+			j = len(locs)
+			locs = append(locs, st)
+			index[k] = j
+		}
+		seq[i] = j
+	}
+	return locs, seq
+}
+
 // maxAlternatives bounds the sequences generated for one warning when
 // several program locations can play one role (several writers for a
 // recursive read lock, several later acquisitions of a leaked lock).
