@@ -101,3 +101,20 @@ func TestWorkspace(t *testing.T) {
 		t.Fatalf("go test: %v\n%s", err, out)
 	}
 }
+
+// TestOldLanguageVersion checks that the runtime, compiled as a package of
+// the user's module, builds in a module that declares an old Go version.
+func TestOldLanguageVersion(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"p.go":      "package p\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// F locks.\nfunc F(c chan int) { mu.Lock(); c <- 1; mu.Unlock() }\n",
+		"p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { c := make(chan int, 1); F(c); <-c }\n",
+	})
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.19\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := instrumentFixture(t, dir, ".", Request{})
+	out, err := goTest(t, res, dir, "-v")
+	if err != nil || !strings.Contains(out, "--- PASS: TestF") {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+}
