@@ -189,6 +189,9 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 
 // run is the body of every controlled goroutine.
 func (e *exec) run(g *G, f func()) {
+	if e.slow.Load() {
+		g.identify()
+	}
 	<-g.wake
 	if e.slow.Load() {
 		g.identify()
