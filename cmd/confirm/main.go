@@ -65,6 +65,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/confirm-go/confirm/confirm/runner"
 )
@@ -101,7 +102,10 @@ func main() {
 			os.Exit(exitError)
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// A closed pipe on stdout (confirm run ... | head) must not kill confirm
+	// before it removed its temporary files: writes then fail instead.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
