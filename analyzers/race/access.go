@@ -104,6 +104,13 @@ func (c *checker) classifyAddr(addr ssa.Value) (object, ssa.Value, string, bool)
 			return object{}, nil, "", false
 		}
 		return c.localObject(a), addr, "", true
+	case *ssa.Parameter:
+		// *p: the variable a pointer parameter points to; callers bind
+		// it to their own variables.
+		if isSyncType(addr.Type()) {
+			return object{}, nil, "", false
+		}
+		return object{key: "deref:" + c.pass.Fset.Position(addr.Pos()).String(), name: "*" + addr.Name() + " in " + funcName(addr.Parent())}, addr, "", true
 	}
 	return object{}, nil, "", false
 }

@@ -100,7 +100,9 @@
 //
 // # What is not modelled
 //
-// Slice and array elements (s[i] is never reported: goroutines usually
+// Plain pointer dereferences other than *p for a pointer parameter p
+// (bound at calls to the caller's variable); slice and array elements
+// (s[i] is never reported: goroutines usually
 // own distinct indices); map contents are modelled as one object per
 // variable or field holding the map (m[k], m[k] = v, range, delete,
 // clear), but maps reached only through calls results or other maps are

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -45,8 +46,18 @@ type checker struct {
 	names     map[*ssa.Function]string
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+func run(pass *analysis.Pass) (_ any, err error) {
+	defer func() {
+		// An internal error in one package must not stop the driver from
+		// analyzing the others; say which package and what happened.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("race: internal error analyzing package %s: %v", pass.Pkg.Path(), r)
+		}
+	}()
+	ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	if !ok {
+		return nil, fmt.Errorf("race: no SSA for package %s", pass.Pkg.Path())
+	}
 	c := &checker{
 		pass:     pass,
 		res:      &warning.Result{},

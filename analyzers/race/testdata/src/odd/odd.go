@@ -2,7 +2,10 @@
 // mutexes in arrays, map values and behind interfaces.
 package odd
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Box is generic; its value is guarded by mu.
 type Box[T any] struct {
@@ -145,4 +148,81 @@ func (p *Pair) Sum() int {
 	p.Lock()
 	defer p.Unlock()
 	return p.a + p.b
+}
+
+// More shapes the analyzer must survive.
+
+type locks4 struct {
+	mus  [4]sync.Mutex
+	ptr  *sync.RWMutex
+	vals [4]int
+}
+
+func (l *locks4) Set(i, v int) {
+	l.mus[i%4].Lock()
+	l.vals[i%4] = v
+	l.mus[i%4].Unlock()
+	l.ptr.RLock()
+	_ = l.vals[0]
+	l.ptr.RUnlock()
+}
+
+// StartMethodValue starts a method value and a function parameter.
+func StartMethodValue(p *Pair, f func(int)) {
+	g := p.Swap
+	go g()
+	go f(1)
+	var h func()
+	go h()
+}
+
+// Recur starts goroutines recursively.
+func Recur(n int, out *int) {
+	if n == 0 {
+		return
+	}
+	go Recur(n-1, out)
+	*out = n // want `possible data race: \*out in odd.Recur is written by goroutine odd.Recur and written by odd.Recur`
+}
+
+// Jump uses labels and goto around a goroutine.
+func Jump(xs []int) (sum int) {
+	i := 0
+loop:
+	if i < len(xs) {
+		go func() { _ = xs[i] }() // want `possible data race: captured variable i in odd.Jump is read by goroutine odd.Jump\$1 and written by odd.Jump`
+		i++
+		goto loop
+	}
+	return
+}
+
+// Conv goes through unsafe.Pointer.
+func Conv(p *Pair) *int {
+	return (*int)(unsafe.Pointer(&p.a))
+}
+
+// Generic goroutine over a constrained type parameter.
+type Number interface{ ~int | ~float64 }
+
+type Acc[T Number] struct {
+	mu  sync.Mutex
+	sum T
+}
+
+func (a *Acc[T]) Add(v T) {
+	go func() {
+		a.mu.Lock()
+		a.sum += v
+		a.mu.Unlock()
+	}()
+}
+
+func Sum[T Number, P interface {
+	*Acc[T]
+	Add(T)
+}](p P, xs []T) {
+	for _, x := range xs {
+		p.Add(x)
+	}
 }
