@@ -84,6 +84,9 @@ type Test struct {
 	reach map[funcKey]int           // call-graph steps from Func
 	via   map[*ssa.Function]Edge    // BFS tree: the edge that first reached a function
 	first map[funcKey]*ssa.Function // the variant of a function reached first
+	// spawned holds the functions the test reaches inside a goroutine it
+	// starts.
+	spawned map[funcKey]bool
 }
 
 // loadMode loads typed syntax for the initial packages only; the others

@@ -142,6 +142,35 @@ func (p *Program) reachFrom(t *Test) {
 			queue = append(queue, e.Callee)
 		}
 	}
+	p.spawnedFrom(t, dist)
+}
+
+// spawnedFrom records the functions that run in goroutines the test
+// starts: those reachable from the callee of a go statement the test
+// reaches.
+func (p *Program) spawnedFrom(t *Test, reached map[*ssa.Function]int) {
+	t.spawned = map[funcKey]bool{}
+	seen := map[*ssa.Function]bool{}
+	var queue []*ssa.Function
+	for fn := range reached {
+		for _, e := range p.out[fn] {
+			if e.Kind == EdgeGo && !seen[e.Callee] {
+				seen[e.Callee] = true
+				queue = append(queue, e.Callee)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		t.spawned[p.keyOf(fn)] = true
+		for _, e := range p.out[fn] {
+			if !seen[e.Callee] {
+				seen[e.Callee] = true
+				queue = append(queue, e.Callee)
+			}
+		}
+	}
 }
 
 // test returns the test named name: "TestX", the first of that name in

@@ -21,6 +21,10 @@ type Candidate struct {
 	// Steps is the sum over the reached functions of the fewest
 	// call-graph steps from the test to each.
 	Steps int
+	// Concurrent reports whether the test reaches one of the functions
+	// inside a goroutine it starts, so that the warning's operations can
+	// run at the same time.
+	Concurrent bool
 }
 
 // A target is one function of a warning: the name the warning uses and
@@ -79,14 +83,18 @@ func (p *Program) targets(w *warning.Warning) []target {
 }
 
 // Rank returns the tests that reach at least one of the warning's
-// functions, best first: those reaching all of them, then those reaching
-// the most, then those with the fewest call-graph steps, then by name.
+// functions, best first: those reaching all of them; among those, for a
+// race, a lock-order cycle or a recursive read lock, the tests that reach
+// one of them in a goroutine they start (see Candidate.Concurrent); then
+// those reaching the most, then those with the fewest call-graph steps,
+// then by name.
 // When the warning names a package, the tests of that package are
 // considered, or all tests when none of those reaches a function (the
 // package may have no tests of its own). unreached names the warning's functions that no test
 // reaches.
 func (p *Program) Rank(w *warning.Warning) (cands []Candidate, unreached []string) {
 	targets := p.targets(w)
+	concurrent := needsConcurrency(w.Kind)
 	cands = p.candidates(targets, w.Package)
 	if len(cands) == 0 && w.Package != "" {
 		cands = p.candidates(targets, "")
@@ -95,6 +103,9 @@ func (p *Program) Rank(w *warning.Warning) (cands []Candidate, unreached []strin
 		a, b := cands[i], cands[j]
 		if (len(a.Missing) == 0) != (len(b.Missing) == 0) {
 			return len(a.Missing) == 0
+		}
+		if concurrent && a.Concurrent != b.Concurrent {
+			return a.Concurrent
 		}
 		if len(a.Reached) != len(b.Reached) {
 			return len(a.Reached) > len(b.Reached)
@@ -131,6 +142,7 @@ func (p *Program) candidates(targets []target, pkg string) []Candidate {
 			if steps, ok := t.reachesAny(p, tg.fns); ok {
 				c.Reached = append(c.Reached, tg.name)
 				c.Steps += steps
+				c.Concurrent = c.Concurrent || t.spawnsAny(p, tg.fns)
 			} else {
 				c.Missing = append(c.Missing, tg.name)
 			}
@@ -152,6 +164,22 @@ func (p *Program) Select(w *warning.Warning) (tests []string, unreached []string
 		tests = append(tests, c.Test)
 	}
 	return tests, unreached
+}
+
+// needsConcurrency reports whether a warning of kind k shows only when
+// its operations run in different goroutines: a race, a lock-order
+// cycle, a reader and a writer.
+func needsConcurrency(k warning.Kind) bool {
+	return k == warning.Race || k == warning.LockOrderCycle || k == warning.RWRDeadlock
+}
+
+func (t *Test) spawnsAny(p *Program, fns []*ssa.Function) bool {
+	for _, fn := range fns {
+		if t.spawned[p.keyOf(fn)] {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *Test) reachesAny(p *Program, fns []*ssa.Function) (int, bool) {

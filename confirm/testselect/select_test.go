@@ -38,6 +38,7 @@ func TestSelect(t *testing.T) {
 	const pkg = "example.com/selectmod/bank"
 	tests := []struct {
 		name          string
+		kind          warning.Kind
 		sites         []warning.Site
 		pkg           string
 		wantTests     []string
@@ -50,6 +51,14 @@ func TestSelect(t *testing.T) {
 		sites:     []warning.Site{site(t, "bank/bank.go", 16, "(*bank.Account).Deposit"), site(t, "bank/bank.go", 22, "(*bank.Account).Withdraw")},
 		pkg:       pkg,
 		wantTests: []string{"TestBoth", "TestExternalTransfer", "TestGo", "TestDeposit", "TestDeep", "TestSub"},
+	}, {
+		// For a race, TestGo comes first: its goroutine runs Deposit and
+		// Withdraw (through Transfer) while the test goes on.
+		name:      "ranking for a race",
+		kind:      warning.Race,
+		sites:     []warning.Site{site(t, "bank/bank.go", 16, "(*bank.Account).Deposit"), site(t, "bank/bank.go", 22, "(*bank.Account).Withdraw")},
+		pkg:       pkg,
+		wantTests: []string{"TestGo", "TestBoth", "TestExternalTransfer", "TestDeposit", "TestDeep", "TestSub"},
 	}, {
 		// The t.Run closure of TestSub reaches Withdraw in two steps, as
 		// TestExternalTransfer does through Transfer.
@@ -106,7 +115,7 @@ func TestSelect(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := &warning.Warning{Package: tt.pkg, Sites: tt.sites}
+			w := &warning.Warning{Kind: tt.kind, Package: tt.pkg, Sites: tt.sites}
 			gotTests, gotUnreached := prog.Select(w)
 			if !reflect.DeepEqual(gotTests, tt.wantTests) {
 				t.Errorf("tests = %q, want %q", gotTests, tt.wantTests)
