@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -134,6 +136,19 @@ func TestRunAndReplay(t *testing.T) {
 	}
 }
 
+// divergingToken returns a token for test whose schedule (in the
+// runtime's v1 format: the test, then decisions goroutine<<5|op) runs a
+// goroutine that does not exist.
+func divergingToken(test string) string {
+	b := binary.AppendUvarint(nil, uint64(len(test)))
+	b = append(b, test...)
+	b = binary.AppendUvarint(b, 3)
+	for range 3 {
+		b = binary.AppendUvarint(b, 7<<5|1)
+	}
+	return "c1." + test + ".races.v1." + base64.RawURLEncoding.EncodeToString(b)
+}
+
 // TestStatus checks the exit status and the message of confirm run on a
 // correct package, the robustness fixtures and usage errors.
 func TestStatus(t *testing.T) {
@@ -202,6 +217,10 @@ func TestStatus(t *testing.T) {
 		{
 			name: "token of another test", module: "robust", args: []string{"replay", "-token", "c1.TestNope.races.v1.AAAA", "./panics"},
 			code: exitError, stderr: []string{"TestNope", "does not have"},
+		},
+		{
+			name: "replay diverges", module: "robust", args: []string{"replay", "-token", divergingToken("TestFirst"), "./panics"},
+			code: exitError, stdout: []string{"the replay diverged from its token"},
 		},
 		{
 			name: "unknown command", module: "robust", args: []string{"vet"},

@@ -77,7 +77,7 @@ func statusOf(res *runner.Result) error {
 }
 
 func (r *report) replayCommand(res *runner.Result) string {
-	if res.Token == "" {
+	if res.Token == "" || res.Verdict == rt.VerdictDiverged {
 		return ""
 	}
 	return fmt.Sprintf("confirm replay -token %s %s", res.Token, r.Arg)
@@ -105,6 +105,7 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 		printf(w, "%s: no error found in %s (%s)\n", what, r.Package, strings.Join(r.Tests, ", "))
 	case rt.VerdictDiverged:
 		printf(w, "%s: %s of %s: the replay diverged from its token: %s\n", what, res.Test, r.Package, res.Divergence)
+		printf(w, "(the code changed since the token was made, or the test depends on something the schedule does not fix, such as time, randomness or state left by other tests)\n")
 	default:
 		kind := res.Verdict
 		if res.Failure != nil {
