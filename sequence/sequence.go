@@ -13,7 +13,10 @@
 // functions, the data definitions that feed the branch conditions
 // guarding the accesses (found by control dependence over post-dominators
 // and def-use chains, which the paper left to the user), and the two
-// accesses.
+// accesses. The call paths are chosen so that the two accesses can run at
+// the same time (through a go statement when the shortest path would
+// finish its access before the other path starts), and each step is
+// placed where the test's execution passes it.
 //
 // Steps are rt.Locations with absolute file names, at the position of the
 // operation an observe point goes before: the start of a call expression
@@ -26,7 +29,9 @@
 //
 // The program (SSA, call graph, syntax) comes from
 // confirm/testselect.Program, which also selects the test a sequence is
-// generated for.
+// generated for. Sequence.Indexed gives the steps in the form of
+// rt.Config's Locations and Sequence; Parse reads a sequence given by
+// the user.
 package sequence
 
 import (
