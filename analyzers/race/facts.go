@@ -37,7 +37,7 @@ type factAccess struct {
 func (*accessFact) AFact() {}
 
 // String lists the accesses, "w" for writes and "r" for reads, with the
-// parameter or variable they start from.
+// parameter or variable they start from and the locks held.
 func (f *accessFact) String() string {
 	var parts []string
 	for _, a := range f.Accesses {
@@ -49,7 +49,11 @@ func (f *accessFact) String() string {
 		if a.Param >= 0 {
 			root = fmt.Sprintf("$%d", a.Param)
 		}
-		parts = append(parts, rw+" "+root+a.Path)
+		part := rw + " " + root + a.Path
+		if len(a.Held) > 0 {
+			part += " holding " + strings.Join(makeHeldSet(a.Held).classes(), "+")
+		}
+		parts = append(parts, part)
 	}
 	if f.Signals {
 		parts = append(parts, "signals")

@@ -24,3 +24,21 @@ func CountSafe() int {
 	s.Inc()
 	return s.Get()
 }
+
+// The lock helpers of stats.Shared hold (stats.Shared).mu on return, as
+// the lockset facts of package stats say.
+func Hit(s *stats.Shared) { // want Hit:`accesses\(r \$0.Hits holding \(stats.Shared\).mu, w \$0.Hits holding \(stats.Shared\).mu\)`
+	s.Lock()
+	s.Hits++
+	s.Unlock()
+}
+
+func Hits(s *stats.Shared) int { // want Hits:`accesses\(r \$0.Hits holding \(stats.Shared\).mu\)`
+	s.Lock()
+	defer s.Unlock()
+	return s.Hits
+}
+
+func PeekHits(s *stats.Shared) int { // want PeekHits:`accesses\(r \$0.Hits\)`
+	return s.Hits // want `possible data race: app.PeekHits reads \(stats.Shared\).Hits without holding \(stats.Shared\).mu; app.Hit writes it holding \(stats.Shared\).mu`
+}

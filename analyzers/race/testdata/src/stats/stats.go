@@ -33,3 +33,13 @@ func (s *Safe) Get() int {
 	defer s.mu.Unlock()
 	return s.n
 }
+
+// Shared exposes its lock through methods; callers in other packages
+// guard Hits with them.
+type Shared struct {
+	mu   sync.Mutex
+	Hits int
+}
+
+func (s *Shared) Lock()   { s.mu.Lock() }
+func (s *Shared) Unlock() { s.mu.Unlock() }
