@@ -451,11 +451,34 @@ func (r *fileRewriter) selector(sel *ast.SelectorExpr) {
 	}
 	name := r.replacement(sel.Sel)
 	if name == "" || r.keepReal[sel.Pos()] {
+		r.uncontrolled(sel)
 		return
 	}
 	r.usesRT = true
 	r.rewrittenPkgRefs[x] = true
 	r.ed.replace(r.off(sel.Pos()), r.off(sel.End()), 0, rtName+"."+name)
+}
+
+// uncontrolledNames are the functions whose goroutines, timers or exits the
+// runtime does not model: their channels are external to the scheduler.
+var uncontrolledNames = map[string]map[string]string{
+	"time": {"After": "a real timer", "AfterFunc": "a real timer goroutine", "NewTimer": "a real timer",
+		"NewTicker": "a real ticker", "Tick": "a real ticker"},
+	"context": {"WithTimeout": "a real timer", "WithDeadline": "a real timer", "AfterFunc": "a real goroutine",
+		"WithTimeoutCause": "a real timer", "WithDeadlineCause": "a real timer"},
+	"runtime": {"Goexit": "a real goroutine exit"},
+}
+
+// uncontrolled notes a use of a function the runtime does not model.
+func (r *fileRewriter) uncontrolled(sel *ast.SelectorExpr) {
+	obj := r.info.Uses[sel.Sel]
+	if obj == nil || obj.Pkg() == nil {
+		return
+	}
+	if what := uncontrolledNames[obj.Pkg().Path()][obj.Name()]; what != "" {
+		r.sink.note("%s: %s.%s uses %s, which runs outside the controlled scheduler (its channels are external)",
+			r.position(sel.Pos()), obj.Pkg().Name(), obj.Name(), what)
+	}
 }
 
 // dotImported replaces names of a dot-imported sync, time, ... package
@@ -666,8 +689,17 @@ func (r *fileRewriter) selectStmt(s *ast.SelectStmt, d int) {
 			continue
 		}
 		comms = append(comms, cc)
+	}
+	for _, cc := range comms {
 		if ch := commChan(cc.Comm); ch == nil || r.chanType(ch) == nil {
-			r.skipped(cc, "select case (channel of type parameter type or unknown form)")
+			r.skipped(s, "select (a channel of type parameter type)")
+			// Leave the communications of the select as they are.
+			for _, cc := range comms {
+				r.handled[cc.Comm] = true
+				if u := recvOf(cc.Comm); u != nil {
+					r.handled[u] = true
+				}
+			}
 			return
 		}
 	}

@@ -171,8 +171,9 @@ var mu Mutex
 var n s2.Int32
 var m Map
 var d = time.Second
-func f() { time.Sleep(d) }`,
+func f() { time.Sleep(d); <-time.After(d) }`,
 			want: []string{"var mu confirmrt.Mutex", "var n confirmrt.Int32", `_ "sync/atomic"`, `. "sync"`, "confirmrt.Sleep(d)"},
+			note: "time.After uses a real timer, which runs outside the controlled scheduler",
 		},
 		{
 			name: "sync package fully replaced",
