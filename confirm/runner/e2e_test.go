@@ -72,49 +72,60 @@ func search(seed int64, budget time.Duration) runner.RunOptions {
 	}
 }
 
-// TestFindAndReplay runs each buggy fixture under the random strategy with
-// a small budget, requires the bug to be found, and replays its token
-// repeatedly, requiring the identical verdict, failure and trace each time.
+// TestFindAndReplay runs each buggy fixture under the random and the pct
+// strategies with a small budget, requires the bug to be found, and replays
+// each token repeatedly, requiring the identical verdict, failure and trace
+// each time.
 func TestFindAndReplay(t *testing.T) {
 	for _, fx := range fixtures {
 		t.Run(fx.module+"/"+fx.pkg, func(t *testing.T) {
 			t.Parallel()
 			bin := build(t, fx.module, fx.pkg, true)
-			ctx := context.Background()
-			results, err := bin.RunTests(ctx, bin.Tests, search(1, 5*time.Second))
-			if err != nil {
-				t.Fatalf("RunTests: %v", err)
-			}
-			found := results[len(results)-1]
-			if found.Verdict != rt.VerdictError || found.Failure == nil {
-				t.Fatalf("verdict %q (%+v) after %d executions, want an error of kind %v", found.Verdict, found.Failure, found.Stats.Executions, fx.kinds)
-			}
-			if !slices.Contains(fx.kinds, found.Failure.Kind) {
-				t.Errorf("failure kind %q (%s), want one of %v", found.Failure.Kind, found.Failure.Message, fx.kinds)
-			}
-			if len(found.Trace) == 0 || found.Token == "" {
-				t.Fatalf("no trace or token: %+v", found)
-			}
-			tok, err := runner.ParseToken(found.Token)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tok.Test != found.Test || !tok.Accesses {
-				t.Errorf("token %+v does not name test %s with accesses", tok, found.Test)
-			}
-			for i := range replays {
-				got, err := bin.Run(ctx, tok.Test, runner.RunOptions{
-					Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime},
-					Timeout: time.Minute,
-				})
-				if err != nil {
-					t.Fatalf("replay %d: %v", i, err)
-				}
-				if diff := sameExecution(found, got); diff != "" {
-					t.Fatalf("replay %d differs from the execution that found the bug: %s", i, diff)
-				}
+			for _, strategy := range []string{"random", "pct"} {
+				opts := search(1, 5*time.Second)
+				opts.Config.Strategy = strategy
+				findAndReplay(t, bin, opts, fx.kinds)
 			}
 		})
+	}
+}
+
+func findAndReplay(t *testing.T, bin *runner.Binary, opts runner.RunOptions, kinds []string) {
+	t.Helper()
+	ctx := context.Background()
+	strategy := opts.Config.Strategy
+	results, err := bin.RunTests(ctx, bin.Tests, opts)
+	if err != nil {
+		t.Fatalf("%s: RunTests: %v", strategy, err)
+	}
+	found := results[len(results)-1]
+	if found.Verdict != rt.VerdictError || found.Failure == nil {
+		t.Fatalf("%s: verdict %q (%+v) after %d executions, want an error of kind %v", strategy, found.Verdict, found.Failure, found.Stats.Executions, kinds)
+	}
+	if !slices.Contains(kinds, found.Failure.Kind) {
+		t.Errorf("%s: failure kind %q (%s), want one of %v", strategy, found.Failure.Kind, found.Failure.Message, kinds)
+	}
+	if len(found.Trace) == 0 || found.Token == "" {
+		t.Fatalf("%s: no trace or token: %+v", strategy, found)
+	}
+	tok, err := runner.ParseToken(found.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.Test != found.Test || !tok.Accesses {
+		t.Errorf("%s: token %+v does not name test %s with accesses", strategy, tok, found.Test)
+	}
+	for i := range replays {
+		got, err := bin.Run(ctx, tok.Test, runner.RunOptions{
+			Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime},
+			Timeout: time.Minute,
+		})
+		if err != nil {
+			t.Fatalf("%s: replay %d: %v", strategy, i, err)
+		}
+		if diff := sameExecution(found, got); diff != "" {
+			t.Fatalf("%s: replay %d differs from the execution that found the bug: %s", strategy, i, diff)
+		}
 	}
 }
 
