@@ -455,3 +455,25 @@ func TestPackageChannel(t *testing.T) {
 		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
 	}
 }
+
+// TestBudgetAndBadConfig: the wall-time budget bounds a search, and a
+// config naming an unknown strategy gives verdict invalid with the cause.
+func TestBudgetAndBadConfig(t *testing.T) {
+	start := time.Now()
+	res := search(t, Config{Strategy: "pct", BudgetMillis: 100}, func(t *testing.T) {
+		var wg WaitGroup
+		wg.Go(func() {})
+		wg.Wait()
+	})
+	if d := time.Since(start); res.Verdict != VerdictNone || res.Stats.Executions == 0 || d > 3*time.Second {
+		t.Errorf("budget search: verdict %q, %d executions in %v", res.Verdict, res.Stats.Executions, d)
+	}
+	res = search(t, Config{Strategy: "dfs"}, func(t *testing.T) {})
+	if res.Verdict != VerdictInvalid || !strings.Contains(res.Error, `unknown strategy "dfs"`) {
+		t.Errorf("bad strategy: verdict %q error %q", res.Verdict, res.Error)
+	}
+	res = search(t, Config{Strategy: "replay", Replay: "v2.xyz"}, func(t *testing.T) {})
+	if res.Verdict != VerdictInvalid || !strings.Contains(res.Error, "does not start with") {
+		t.Errorf("bad token: verdict %q error %q", res.Verdict, res.Error)
+	}
+}
