@@ -57,6 +57,21 @@
 //     non-test files. The address is taken under a guard that keeps nil
 //     pointers and out-of-range indexes from panicking.
 //
+// # Not instrumented
+//
+// Channel operations, selects and ranges on channels of type parameter type
+// (`func f[C ~chan int](c C)`) are left as they are; so are the methods
+// (*log.Logger).Fatal*, method values of t.Parallel, and everything in
+// other packages (goroutines started by a dependency run uncontrolled).
+// Timers (time.After, NewTimer, Tick, context.WithTimeout, ...) stay real:
+// their channels are external to the scheduler. Accesses whose address
+// cannot be taken without side effects (map elements, call results, type
+// assertions) and accesses in a condition whose variables the statement
+// itself declares get no Read or Write point. Each case adds a note to
+// Result.Notes. The go statement arguments that are untyped comparisons
+// passed to a parameter of a named boolean type are evaluated in the new
+// goroutine. The renamed test bodies (confirmTestX) appear in stacks.
+//
 // After the rewrite, the package is type-checked against the runtime. A
 // variable or field whose replaced sync type flows into code that needs
 // the real one (a dependency's *sync.Mutex parameter) keeps its real type,

@@ -335,6 +335,11 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 		r.makeChan(call, d)
 		return
 	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		if s := r.info.Selections[sel]; s != nil && s.Obj().Pkg() != nil && s.Obj().Pkg().Path() == "log" && strings.HasPrefix(s.Obj().Name(), "Fatal") {
+			r.sink.note("%s: (*log.Logger).%s exits the process for real, not only the execution", r.position(call.Pos()), s.Obj().Name())
+		}
+	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && len(call.Args) == 0 {
 		if s := r.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal &&
 			s.Obj().Name() == "Parallel" && s.Obj().Pkg() != nil && s.Obj().Pkg().Path() == "testing" {
