@@ -77,10 +77,14 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	if lp.module == nil || lp.module.Dir == "" {
 		return nil, fmt.Errorf("package %s is not in a module (GOPATH mode); the runtime can only be injected into a module", lp.plain.PkgPath)
 	}
-	if len(lp.plain.GoFiles) > 0 {
-		lp.dir = filepath.Dir(lp.plain.GoFiles[0])
-	} else if len(lp.primary.GoFiles) > 0 {
-		lp.dir = filepath.Dir(lp.primary.GoFiles[0])
+	for _, p := range []*packages.Package{lp.plain, lp.primary, lp.xtest} {
+		if p != nil && len(p.GoFiles) > 0 {
+			lp.dir = filepath.Dir(p.GoFiles[0])
+			break
+		}
+	}
+	if lp.dir == "" {
+		return nil, fmt.Errorf("package %s has no Go files", lp.plain.PkgPath)
 	}
 	if !lp.module.Main {
 		return nil, fmt.Errorf("package %s belongs to module %s, a dependency: only packages of the main module (or of the workspace's modules) can be instrumented", lp.plain.PkgPath, lp.module.Path)

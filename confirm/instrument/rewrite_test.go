@@ -279,3 +279,19 @@ func f() { b.v.Lock(); p.Store(nil) }`,
 		})
 	}
 }
+
+// TestExternalTestsOnly instruments a package whose only files are an
+// external test package.
+func TestExternalTestsOnly(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"p_test.go": "package p_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {\n\tc := make(chan int, 1)\n\tc <- 1\n\t<-c\n}\n",
+	})
+	res := instrumentFixture(t, dir, ".", Request{})
+	if res.PkgDir == "" || len(res.Tests) != 1 || res.Tests[0] != "TestX" {
+		t.Fatalf("PkgDir %q, tests %v", res.PkgDir, res.Tests)
+	}
+	out, err := goTest(t, res, dir, "-v")
+	if err != nil || !strings.Contains(out, "--- PASS: TestX") {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+}
