@@ -90,8 +90,9 @@
 // function acquires, which of its callers' locks it releases, what it
 // still holds on return: lock helpers), and gives unexported functions
 // called only directly the locks held at all their call sites. Dynamic
-// calls are resolved with VTA over the package's functions (CHA over the
-// package's types for interface values that come from elsewhere);
+// calls are resolved with VTA over the package's functions (for interface
+// values that come from elsewhere, the package's own implementation when
+// there is only one);
 // closures called in place run under the caller's locks; a function
 // started by a go statement starts with none. Across packages, function
 // summaries (lockset facts) carry acquisitions made in callees, and the

@@ -56,10 +56,10 @@
 // are not analyzed and have none.
 //
 // Callees are the static callee, or the callees VTA finds among the
-// package's own (non-generic) functions, or, for an interface method call
-// VTA cannot resolve, the methods of the package's own types that
-// implement the interface (when several, the call holds what all of them
-// hold). A call of a function parameter is not resolved inside the
+// package's own (non-generic) functions (when several, the call holds
+// what all of them hold), or, for an interface method call VTA cannot
+// resolve, the method of the package's own type that implements the
+// interface when exactly one does. A call of a function parameter is not resolved inside the
 // function: the summary records it (Summary.ParamCalls, with the locks
 // held then) and each caller applies the function it passes, so
 // withLock(f) orders f's locks after withLock's in the context of each

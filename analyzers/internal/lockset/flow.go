@@ -560,7 +560,8 @@ func (e *engine) lockOf(r Ref, mode Mode, pos token.Pos) Lock {
 // callees returns the functions a call may invoke: its static callee, the
 // callees VTA found for it, or for an interface method call VTA could not
 // resolve (the value comes from outside the package's functions) the
-// methods of the package's own types that implement the interface.
+// method of the package's own type that implements the interface, when
+// there is exactly one.
 func (e *engine) callees(call ssa.CallInstruction, common *ssa.CallCommon) []*ssa.Function {
 	if fn := common.StaticCallee(); fn != nil {
 		return []*ssa.Function{fn}
@@ -600,6 +601,12 @@ func (e *engine) callees(call ssa.CallInstruction, common *ssa.CallCommon) []*ss
 			}
 			break
 		}
+	}
+	if len(fns) != 1 {
+		// Several implementations: a merge of all of them would
+		// invent orders (decorators wrapping each other); only a
+		// single implementation is taken as the callee.
+		fns = nil
 	}
 	e.impls[key] = fns
 	return fns

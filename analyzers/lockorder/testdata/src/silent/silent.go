@@ -360,3 +360,40 @@ func (n *Node) AddUp() {
 		n.parent.mu.Unlock()
 	}
 }
+
+// Decorators wrapping an interface value that comes from elsewhere: each
+// holds its own lock while calling the next one, in whatever order the
+// caller composed them.
+
+type Handler interface{ Serve() }
+
+type logged struct {
+	mu   sync.Mutex
+	next Handler
+}
+
+func (l *logged) Serve() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.next.Serve()
+}
+
+type counted struct {
+	mu   sync.Mutex
+	n    int
+	next Handler
+}
+
+func (c *counted) Serve() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	c.next.Serve()
+}
+
+func Wrap(h Handler, log bool) Handler {
+	if log {
+		return &logged{next: h}
+	}
+	return &counted{next: h}
+}
