@@ -249,6 +249,32 @@ func f() { b.v.Lock(); p.Store(nil) }`,
 			want: []string{"var p confirmrt.Pointer[int]", "var b box[confirmrt.Mutex]"},
 		},
 		{
+			name: "every replaced name type-checks against the runtime",
+			src: `import ("log"; "os"; "runtime"; "sync"; "sync/atomic"; "time"; "unsafe")
+type all struct {
+	mu sync.Mutex; rw sync.RWMutex; wg sync.WaitGroup; once sync.Once; c *sync.Cond; l sync.Locker
+	i32 atomic.Int32; i64 atomic.Int64; u32 atomic.Uint32; u64 atomic.Uint64; up atomic.Uintptr
+	b atomic.Bool; v atomic.Value; p atomic.Pointer[int]
+}
+func f(a *all) {
+	a.c = sync.NewCond(&a.mu); a.l = a.rw.RLocker()
+	_ = sync.OnceFunc(func() {}); _ = sync.OnceValue(func() int { return 1 }); _ = sync.OnceValues(func() (int, error) { return 1, nil })
+	var i32 int32; var i64 int64; var u32 uint32; var u64 uint64; var up uintptr; var p unsafe.Pointer
+	atomic.AddInt32(&i32, 1); atomic.AddInt64(&i64, 1); atomic.AddUint32(&u32, 1); atomic.AddUint64(&u64, 1); atomic.AddUintptr(&up, 1)
+	atomic.LoadInt32(&i32); atomic.LoadInt64(&i64); atomic.LoadUint32(&u32); atomic.LoadUint64(&u64); atomic.LoadUintptr(&up); atomic.LoadPointer(&p)
+	atomic.StoreInt32(&i32, 1); atomic.StoreInt64(&i64, 1); atomic.StoreUint32(&u32, 1); atomic.StoreUint64(&u64, 1); atomic.StoreUintptr(&up, 1); atomic.StorePointer(&p, nil)
+	atomic.SwapInt32(&i32, 1); atomic.SwapInt64(&i64, 1); atomic.SwapUint32(&u32, 1); atomic.SwapUint64(&u64, 1); atomic.SwapUintptr(&up, 1); atomic.SwapPointer(&p, nil)
+	atomic.CompareAndSwapInt32(&i32, 1, 2); atomic.CompareAndSwapInt64(&i64, 1, 2); atomic.CompareAndSwapUint32(&u32, 1, 2)
+	atomic.CompareAndSwapUint64(&u64, 1, 2); atomic.CompareAndSwapUintptr(&up, 1, 2); atomic.CompareAndSwapPointer(&p, nil, nil)
+	atomic.AndInt32(&i32, 1); atomic.AndInt64(&i64, 1); atomic.AndUint32(&u32, 1); atomic.AndUint64(&u64, 1); atomic.AndUintptr(&up, 1)
+	atomic.OrInt32(&i32, 1); atomic.OrInt64(&i64, 1); atomic.OrUint32(&u32, 1); atomic.OrUint64(&u64, 1); atomic.OrUintptr(&up, 1)
+	a.wg.Go(func() {}); a.wg.Wait(); a.once.Do(func() {}); a.i64.Add(1); a.p.Store(nil); a.v.Store(1); a.b.Store(true)
+	time.Sleep(0); runtime.Gosched()
+	if a == nil { log.Fatal(); log.Fatalf(""); log.Fatalln(); os.Exit(1) }
+}`,
+			not: []string{"atomic.", "sync.", "time.Sleep", "runtime.Gosched", "log.Fatal", "os.Exit"},
+		},
+		{
 			name: "type parameter channels are left alone",
 			src:  `func f[C ~chan int](c C) { c <- 1 }`,
 			want: []string{"c <- 1"},
