@@ -21,6 +21,8 @@ type End struct {
 	Chain []string
 	// FuncLine is the line of Pos relative to the declaration of Func.
 	FuncLine int
+	// Goroutine is Func when a go statement starts it.
+	Goroutine string
 }
 
 // An Edge says that Func acquires To while holding From.

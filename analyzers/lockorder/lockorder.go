@@ -33,6 +33,7 @@ type checker struct {
 	local   []Edge
 	writers map[string]bool
 	traces  map[*ssa.Function]*lockset.Trace
+	started map[*ssa.Function]bool // functions started by go statements
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -47,6 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 		graph:   newGraph(pass.Pkg.Path()),
 		writers: map[string]bool{},
 		traces:  map[*ssa.Function]*lockset.Trace{},
+		started: goTargets(ls.SSA.SrcFuncs),
 	}
 	funcs := ls.SSA.SrcFuncs
 	for _, fn := range funcs {
@@ -172,14 +174,40 @@ func (c *checker) addEdge(fn *ssa.Function, h lockset.Lock, a lockset.Acquisitio
 	c.local = append(c.local, e)
 }
 
+// goTargets returns the functions that go statements of funcs start.
+func goTargets(funcs []*ssa.Function) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if g, ok := instr.(*ssa.Go); ok {
+					if callee := g.Call.StaticCallee(); callee != nil {
+						out[callee] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// goroutine names the goroutine fn runs in when a go statement starts it.
+func (c *checker) goroutine(fn *ssa.Function) string {
+	if c.started[fn] {
+		return lockset.FuncName(fn)
+	}
+	return ""
+}
+
 func (c *checker) end(fn *ssa.Function, it lockset.Item, pos token.Pos) End {
 	return End{
-		Class:    it.Class,
-		Mode:     it.Mode,
-		Pos:      pos,
-		Position: c.pass.Fset.Position(pos),
-		Chain:    it.Chain,
-		FuncLine: c.funcLine(fn, pos),
+		Goroutine: c.goroutine(fn),
+		Class:     it.Class,
+		Mode:      it.Mode,
+		Pos:       pos,
+		Position:  c.pass.Fset.Position(pos),
+		Chain:     it.Chain,
+		FuncLine:  c.funcLine(fn, pos),
 	}
 }
 

@@ -57,6 +57,19 @@ func TestSites(t *testing.T) {
 		})
 	}
 
+	t.Run("goroutine", func(t *testing.T) {
+		w := find(res, warning.LockOrderCycle, "a.muL")
+		if w == nil {
+			t.Fatal("no cycle on a.muL")
+		}
+		if got := w.Sites[0].Goroutine; got != "a.spawn$1" {
+			t.Errorf("goroutine of the first site = %q, want a.spawn$1", got)
+		}
+		if got := w.Sites[1].Goroutine; got != "" {
+			t.Errorf("goroutine of the second site = %q, want none", got)
+		}
+	})
+
 	// A cycle closed across packages: the sites of package b come from
 	// its Orders fact, with positions but no token.Pos of this pass.
 	t.Run("cross-package cycle", func(t *testing.T) {

@@ -38,15 +38,16 @@ func via(chain []string) string {
 // site builds the site of one end of an edge.
 func site(e *Edge, end End, role string, held []string) warning.Site {
 	return warning.Site{
-		Pos:      end.Pos,
-		Position: end.Position,
-		Role:     role,
-		Access:   access(end.Mode),
-		Object:   end.Class,
-		Held:     held,
-		Func:     e.Func,
-		Chain:    end.Chain,
-		FuncLine: end.FuncLine,
+		Pos:       end.Pos,
+		Position:  end.Position,
+		Role:      role,
+		Access:    access(end.Mode),
+		Object:    end.Class,
+		Held:      held,
+		Func:      e.Func,
+		Chain:     end.Chain,
+		FuncLine:  end.FuncLine,
+		Goroutine: end.Goroutine,
 	}
 }
 
@@ -98,12 +99,12 @@ func (c *checker) reportDouble(fn *ssa.Function, h lockset.Lock, a lockset.Acqui
 	w := &warning.Warning{Objects: []string{a.Lock.Class}}
 	first := warning.Site{
 		Pos: h.Pos, Role: fmt.Sprintf("%s %s%s", verb(h.Mode), a.Lock.Class, via(h.Chain)), Access: access(h.Mode),
-		Object: h.Class, Func: name, Chain: h.Chain, FuncLine: c.funcLine(fn, h.Pos),
+		Object: h.Class, Func: name, Chain: h.Chain, FuncLine: c.funcLine(fn, h.Pos), Goroutine: c.goroutine(fn),
 	}
 	second := warning.Site{
 		Pos: a.Pos, Role: fmt.Sprintf("%s %s%s again while holding it", verb(a.Lock.Mode), a.Lock.Class, via(a.Lock.Chain)),
 		Access: access(a.Lock.Mode), Object: a.Lock.Class, Held: a.Held.Classes(), Func: name,
-		Chain: a.Lock.Chain, FuncLine: c.funcLine(fn, a.Pos),
+		Chain: a.Lock.Chain, FuncLine: c.funcLine(fn, a.Pos), Goroutine: c.goroutine(fn),
 	}
 	if h.Mode == lockset.Read && a.Lock.Mode == lockset.Read {
 		if !c.writers[a.Lock.Class] {
