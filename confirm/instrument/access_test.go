@@ -20,9 +20,9 @@ func TestAccessesAndObjects(t *testing.T) {
 		Locations: []rt.Location{
 			{File: "basic.go", Line: 76, Kind: "observe"},
 			{File: file, Line: 29, Kind: "read"},
-			{File: file, Line: 2, Kind: "observe"},         // no statement there
-			{File: file, Line: 93, Kind: "observe"},        // a select case
-			{File: "tricky.go", Line: 44, Kind: "observe"}, // inside a statement
+			{File: file, Line: 2, Kind: "observe"},               // no statement there
+			{File: file, Line: 93, Kind: "observe"},              // a select case
+			{File: "basic/tricky.go", Line: 44, Kind: "observe"}, // inside a statement, by path suffix
 		},
 	})
 	got := rewrittenFile(t, res, "basic.go")

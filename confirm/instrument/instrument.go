@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -304,14 +305,7 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 			return nil, fmt.Errorf("package %s uses the identifier %s, which the instrumenter needs for its imports", lp.primary.PkgPath, n)
 		}
 	}
-	requested := make(map[string][]int) // file -> indexes into req.Locations
-	for i, l := range req.Locations {
-		f := l.File
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(req.Dir, f)
-		}
-		requested[filepath.Clean(f)] = append(requested[filepath.Clean(f)], i)
-	}
+	requested := lp.requested(req)
 	matched := make(map[int]bool)
 	var tests []testFunc
 	var xtests []testFunc
@@ -372,6 +366,38 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 	byFile(xtests)
 	out.tests = append(tests, xtests...)
 	return out, nil
+}
+
+// requested maps each file of the package to the indexes of the requested
+// locations in it. A location's file is absolute, relative to the request's
+// directory, or else a path suffix ("bank.go", "bank/bank.go") that names
+// one file of the package.
+func (lp *loaded) requested(req Request) map[string][]int {
+	var files []string
+	for _, p := range lp.rewrite() {
+		files = append(files, p.CompiledGoFiles...)
+	}
+	requested := make(map[string][]int)
+	for i, l := range req.Locations {
+		f := l.File
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(req.Dir, f)
+		}
+		f = filepath.Clean(f)
+		if !slices.Contains(files, f) {
+			var found []string
+			for _, name := range files {
+				if strings.HasSuffix(name, string(filepath.Separator)+filepath.Clean(l.File)) {
+					found = append(found, name)
+				}
+			}
+			if len(found) == 1 {
+				f = found[0]
+			}
+		}
+		requested[f] = append(requested[f], i)
+	}
+	return requested
 }
 
 // request instruments the requested location l (index loc) in this file.
