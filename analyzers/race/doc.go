@@ -121,12 +121,26 @@
 //
 // # Sites and facts
 //
-// Site.Pos is the start of the expression that reads or writes the object
-// (the selector expression x.f or the identifier v). When the access
-// happens in a function of another package, known through an accessFact,
-// Site.Pos is the start of the call in this package that reaches it, and
-// Site.Chain names the calls down to the function performing it. Each
-// exported function exports an accessFact listing the accesses it (and
-// its callees) performs to memory reached from its parameters or from
-// exported package-level variables, with the locks held there.
+// Every finding is a warning.Race reported through warning.Report (so
+// //nolint and //confirm:ignore suppress it) with two sites: Sites[0] is
+// the unguarded or first racing access, Sites[1] the conflicting one.
+// Site.Pos is the start of the expression that reads or writes the
+// object: the selector expression x.f, the identifier v, the index
+// expression m[k], the ranged expression of a range loop over a map, or
+// the call delete(m, k). Site.Func is the function containing Site.Pos
+// and FuncLine the line relative to its declaration; Site.Chain lists
+// the functions entered from the go statement or call of the analysed
+// function down to the one performing the access (the goroutine's entry
+// first); Site.Goroutine names the function a go statement started, for
+// the goroutine's side. When the access happens in a function of another
+// package, known only through an accessFact, Site.Pos is the start of the
+// call in this package that reaches it and Site.Chain ends with the
+// function of the other package that performs it.
+//
+// Each exported function exports an accessFact listing the accesses it
+// (and its callees) performs to memory reached from its parameters or
+// from exported package-level variables, with the locks held there, and
+// whether it signals (closes or sends on a channel, calls
+// WaitGroup.Done). Packages of the Go distribution are not analyzed and
+// have no facts.
 package race
