@@ -477,3 +477,73 @@ func TestBudgetAndBadConfig(t *testing.T) {
 		t.Errorf("bad token: verdict %q error %q", res.Verdict, res.Error)
 	}
 }
+
+// TestForeignGoroutine: a goroutine the runtime did not start that calls
+// an operation while the execution is idle is recognised; from then on
+// callers are identified by goroutine id, so such goroutines are never
+// taken for the turn holder and get the real primitives, even while they
+// hammer the sync types during executions.
+func TestForeignGoroutine(t *testing.T) {
+	defer foreignSeen.Store(false)
+	var fm Mutex
+	pokes := 0
+	poke := make(chan struct{})
+	go func() {
+		<-poke
+		fm.Lock() // arrives while the body waits on an external channel
+		pokes++
+		fm.Unlock()
+	}()
+	res := search(t, Config{Strategy: "random", MaxExecs: 1}, func(t *testing.T) {
+		close(poke)
+		Recv(time.After(20 * time.Millisecond))
+	})
+	if res.Verdict != VerdictNone || !foreignSeen.Load() {
+		t.Fatalf("verdict %q failure %+v, foreign seen %v", res.Verdict, res.Failure, foreignSeen.Load())
+	}
+
+	stop := make(chan struct{})
+	foreignDone := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stop:
+				foreignDone <- n
+				return
+			default:
+			}
+			fm.Lock()
+			n++
+			fm.Unlock()
+		}
+	}()
+	res = search(t, Config{Strategy: "random", Seed: 6, MaxExecs: 60}, func(t *testing.T) {
+		var mu Mutex
+		var wg WaitGroup
+		total := 0
+		for range 3 {
+			wg.Go(func() {
+				for range 3 {
+					mu.Lock()
+					v := total
+					Gosched()
+					total = v + 1
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if total != 9 {
+			t.Errorf("total = %d", total)
+		}
+	})
+	close(stop)
+	n := <-foreignDone
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if n == 0 {
+		t.Errorf("the foreign goroutine never ran")
+	}
+}

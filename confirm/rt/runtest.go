@@ -135,9 +135,10 @@ func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
 // runMain runs one execution with f as goroutine 0.
 func (e *exec) runMain(f func()) {
 	e.mu.Lock()
-	if strayCount.Load() > 0 {
-		// Goroutines of earlier executions still run: identify every
-		// caller by goroutine id.
+	if strayCount.Load() > 0 || foreignSeen.Load() {
+		// Goroutines of earlier executions, or goroutines the runtime
+		// does not control, call operations: identify every caller by
+		// goroutine id.
 		e.slow.Store(true)
 	}
 	e.newGLocked(nil, 0, f)

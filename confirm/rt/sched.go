@@ -263,24 +263,28 @@ func enter() (*exec, *G, mode) {
 // while goroutines run detached (or strays of earlier executions exist) is
 // the real goroutine id needed.
 func (e *exec) callerLocked() *G {
-	if e.ndetached == 0 && strayCount.Load() == 0 {
+	if e.ndetached == 0 && strayCount.Load() == 0 && !foreignSeen.Load() {
 		if g := e.cur; g != nil && g.state == gRunning {
 			return g
 		}
 	}
-	if !e.slow.Load() {
-		// No goroutine was ever detached: the turn holder is the only
-		// controlled goroutine that can be running.
-		return nil
-	}
+	e.slowPathLocked()
 	id := curGoid()
 	for _, g := range e.gs {
 		if g.state != gDead && g.goid.Load() == id {
 			return g
 		}
 	}
+	// A goroutine the runtime did not start calls operations: from now on
+	// (in this process) identify every caller by goroutine id, so that it
+	// is never taken for the turn holder.
+	foreignSeen.Store(true)
 	return nil
 }
+
+// foreignSeen is set once a goroutine the runtime does not control was
+// seen calling an operation during an execution.
+var foreignSeen atomic.Bool
 
 // point is the scheduling point of g, whose pending operation is set.
 // Called with e.mu held; returns with it released, once g has been chosen
