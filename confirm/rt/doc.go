@@ -48,8 +48,12 @@
 // nothing progresses for 10s the execution ends with verdict "stuck".
 //
 // Outside a controlled execution, and for goroutines the runtime does not
-// control once a goroutine was detached, the sync types behave like the
-// real ones (they embed them). Limitation: while no goroutine is detached,
-// a goroutine the runtime did not start that calls an operation during an
-// execution is taken for the turn holder.
+// control, the sync types behave like the real ones (they embed them).
+// A goroutine the runtime did not start (a dependency's go statement, a
+// time.AfterFunc callback) that calls an operation is recognised when it
+// calls while nobody holds the turn or while a goroutine is detached; from
+// then on every caller in the process is identified by goroutine id
+// (a few microseconds per operation). Limitation: before that, such a
+// goroutine calling while a controlled goroutine holds the turn is taken
+// for the turn holder.
 package rt
