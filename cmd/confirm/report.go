@@ -120,7 +120,7 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 		}
 	}
 	if len(res.Trace) > 0 {
-		printf(w, "\nTrace (%d steps), goroutine by goroutine:\n", len(res.Trace))
+		printf(w, "\nTrace (%s), goroutine by goroutine:\n", plural(len(res.Trace), "step"))
 		printTrace(w, res, rel)
 	}
 	if cmd := r.replayCommand(res); cmd != "" {
@@ -130,7 +130,7 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 }
 
 func (r *report) statsLine() string {
-	s := fmt.Sprintf("%d executions, %d steps, %.2fs", r.Stats.Executions, r.Stats.Steps, r.Stats.Seconds)
+	s := fmt.Sprintf("%s, %s, %.2fs", plural(r.Stats.Executions, "execution"), plural(int(r.Stats.Steps), "step"), r.Stats.Seconds)
 	if r.Seed != 0 {
 		s += fmt.Sprintf(" (seed %d)", r.Seed)
 	}
@@ -249,6 +249,14 @@ func relPaths(s, wd string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, wd+string(filepath.Separator), "")
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func indent(s, prefix string) string {
