@@ -35,9 +35,13 @@ func instrumentFixture(t *testing.T, dir, pkg string, req Request) *Result {
 	return res
 }
 
-// goTest runs go test on the instrumented package and returns its output.
+// goTest runs go test on the instrumented package and returns its output;
+// in -short mode it skips the rest of the test.
 func goTest(t *testing.T, res *Result, dir string, args ...string) (string, error) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: not running go test on the instrumented package")
+	}
 	cmdArgs := append([]string{"test", "-count=1"}, res.GoTestFlags()...)
 	cmdArgs = append(cmdArgs, args...)
 	cmdArgs = append(cmdArgs, res.ImportPath)
