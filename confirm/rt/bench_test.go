@@ -48,7 +48,7 @@ func runBench(b *testing.B, strategy string) {
 		e := newExec(cfg, n, s)
 		e.reuse(prev)
 		prev = e
-		e.runMain(benchBody)
+		e.runMain(benchBody, 0)
 		if e.failure != nil {
 			b.Fatalf("failure: %+v", e.failure)
 		}

@@ -51,6 +51,9 @@ func TestDeadlockABBA(t *testing.T) {
 		t.Errorf("goroutines %v, want the two lockers", res.Failure.Goroutines)
 	}
 	t.Logf("found after %d executions: %s\ntoken %s", res.Stats.Executions, res.Failure.Message, res.Token)
+	if len(res.Goroutines) != 3 || !strings.Contains(res.Goroutines[0].Func, "abba") || res.Goroutines[1].Parent != 0 || res.Goroutines[1].Line == 0 {
+		t.Errorf("goroutines %+v", res.Goroutines)
+	}
 	for i := range 10 {
 		rep := runSearch(t, &Config{Strategy: "replay", Replay: res.Token}, body)
 		if rep.Verdict != VerdictError || rep.Failure.Kind != FailDeadlock {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // searchMu serialises searches: one controlled execution at a time per
@@ -129,11 +130,12 @@ const defaultMaxExecs = 1000
 // runBody runs one execution of body as controlled goroutine 0 and
 // returns when the execution and its leftover goroutines are over.
 func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
-	e.runMain(func() { body(t) })
+	e.runMain(func() { body(t) }, **(**uintptr)(unsafe.Pointer(&body)))
 }
 
-// runMain runs one execution with f as goroutine 0.
-func (e *exec) runMain(f func()) {
+// runMain runs one execution with f as goroutine 0; fnPC is the entry of
+// the user's function it runs, for the trace.
+func (e *exec) runMain(f func(), fnPC uintptr) {
 	e.mu.Lock()
 	if strayCount.Load() > 0 || foreignSeen.Load() {
 		// Goroutines of earlier executions, or goroutines the runtime
@@ -141,7 +143,10 @@ func (e *exec) runMain(f func()) {
 		// goroutine id.
 		e.slow.Store(true)
 	}
-	e.newGLocked(nil, 0, f)
+	g0 := e.newGLocked(nil, 0, f)
+	if fnPC != 0 {
+		g0.fnPC = fnPC
+	}
 	active.Store(e)
 	go e.monitor()
 	e.handoffLocked(e.decideLocked())
