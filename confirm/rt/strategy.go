@@ -100,9 +100,18 @@ func newStrategy(cfg *Config, test string) (Strategy, error) {
 		return newPCT(cfg.Seed, cfg.PCTDepth, cfg.MaxSteps), nil
 	case "replay":
 		return newReplay(cfg.Replay, test)
+	case "meta":
+		if newMetaStrategy != nil {
+			return newMetaStrategy(cfg, test)
+		}
 	}
 	return nil, fmt.Errorf("rt: unknown strategy %q (want random, pct or replay)", cfg.Strategy)
 }
+
+// newMetaStrategy builds the "meta" strategy (Rungta & Mercer's greedy
+// depth-first search). The file that implements it sets this variable in
+// an init function, so that the scheduler does not depend on it.
+var newMetaStrategy func(cfg *Config, test string) (Strategy, error)
 
 // rng is a small deterministic generator (splitmix64).
 type rng struct{ s uint64 }
