@@ -48,9 +48,9 @@ func run(pass *analysis.Pass) (any, error) {
 		graph:   newGraph(pass.Pkg.Path()),
 		writers: map[string]bool{},
 		traces:  map[*ssa.Function]*lockset.Trace{},
-		started: goTargets(ls.SSA.SrcFuncs),
+		started: goTargets(ls.Funcs),
 	}
-	funcs := ls.SSA.SrcFuncs
+	funcs := ls.Funcs // none in the standard library
 	for _, fn := range funcs {
 		c.traces[fn] = ls.Trace(fn)
 		c.collectWriters(c.traces[fn])

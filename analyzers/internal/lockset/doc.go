@@ -81,7 +81,7 @@
 // Require Analyzer and read its *Result:
 //
 //	res := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
-//	for _, fn := range res.SSA.SrcFuncs { ... }  // use this SSA, not another buildssa run
+//	for _, fn := range res.Funcs { ... }          // SSA.SrcFuncs, none in the standard library
 //	held := res.HeldBefore(instr)                 // lockset.Set: locks held before instr
 //	held.Holds("(bank.Account).mu")               // by class; held.Classes(), held.Describe()
 //	r, ok := res.Ref(v)                           // class and instance of the mutex v points to

@@ -84,6 +84,9 @@ type Result struct {
 	// result must use these functions and instructions (not those of
 	// another buildssa run).
 	SSA *buildssa.SSA
+	// Funcs are the functions analyzed: SSA.SrcFuncs, or none in a
+	// standard library package (its locking is not modelled).
+	Funcs []*ssa.Function
 	// Classifier names mutexes and recognizes lock operations.
 	Classifier *Classifier
 
@@ -178,6 +181,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// its locks are not the user's, and analyzing it costs time.
 		funcs = nil
 	}
+	res.Funcs = funcs
 	res.e = newEngine(ssaRes.Pkg, funcs, importFact)
 	res.Classifier = res.e.cls
 	for _, fn := range funcs {
