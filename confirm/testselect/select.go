@@ -1,7 +1,6 @@
 package testselect
 
 import (
-	"go/token"
 	"sort"
 	"strings"
 
@@ -197,6 +196,3 @@ func (t *Test) reachesAny(p *Program, fns []*ssa.Function) (int, bool) {
 func samePackage(pkg, testPkg string) bool {
 	return pkg == "" || strings.TrimSuffix(pkg, "_test") == testPkg
 }
-
-// PositionOf returns the resolved position of pos.
-func (p *Program) PositionOf(pos token.Pos) token.Position { return p.Fset.Position(pos) }
