@@ -400,7 +400,7 @@ func (e *exec) execChanLocked(g *G) {
 	case len(ready) > 0:
 		i := ready[0]
 		if o.kind == opSelect && len(ready) > 1 {
-			j := e.strategy.PickCase(&e.dec, g.id, ready)
+			j := e.pickCaseLocked(g.id, ready)
 			if j < 0 || j >= len(ready) {
 				e.divergeLocked(j)
 				return

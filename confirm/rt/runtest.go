@@ -88,6 +88,10 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 		ok := t.Run(fmt.Sprintf("confirm#%d", n), func(st *testing.T) { e.runBody(st, body) })
 		res.Stats.Executions++
 		res.Stats.Steps += int64(e.step)
+		if e.toolErr != "" {
+			res.Verdict, res.Error = VerdictInvalid, e.toolErr
+			break
+		}
 		o := e.outcome(ok, t.Name())
 		more := strategy.End(o)
 		if d, ok := strategy.(interface{ Divergence() string }); ok && o.Diverged == "" && d.Divergence() != "" {

@@ -101,6 +101,7 @@ type exec struct {
 	failure  *Failure
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
 	diverged string
+	toolErr  string // the search cannot go on (VerdictInvalid)
 	ended    bool
 	dying    bool
 	done     chan struct{}
@@ -370,7 +371,7 @@ func (e *exec) decideLocked() *G {
 			time.Sleep(sleepReal)
 		}
 		e.fillDecisionLocked(fair)
-		i := e.strategy.Pick(&e.dec)
+		i := e.pickLocked()
 		if i < 0 || i >= len(fair) {
 			e.divergeLocked(i)
 			return nil
@@ -387,9 +388,35 @@ func (e *exec) decideLocked() *G {
 	return nil
 }
 
+// pickLocked asks the strategy for the next goroutine. A panicking
+// strategy (a bug of the tool, not of the program) ends the search with
+// verdict invalid instead of hanging the scheduler, whose lock is held.
+func (e *exec) pickLocked() (i int) {
+	defer e.recoverStrategy(&i)
+	return e.strategy.Pick(&e.dec)
+}
+
+// pickCaseLocked asks the strategy for a select case, like pickLocked.
+func (e *exec) pickCaseLocked(g int, ready []int) (i int) {
+	defer e.recoverStrategy(&i)
+	return e.strategy.PickCase(&e.dec, g, ready)
+}
+
+func (e *exec) recoverStrategy(i *int) {
+	if r := recover(); r != nil {
+		e.toolErr = fmt.Sprintf("strategy %T panicked: %v\n%s", e.strategy, r, debug.Stack())
+		e.verdict = VerdictInvalid
+		e.endLocked(nil)
+		*i = -1
+	}
+}
+
 // divergeLocked ends the execution because the strategy could not follow
 // its schedule.
 func (e *exec) divergeLocked(i int) {
+	if e.ended {
+		return
+	}
 	msg := fmt.Sprintf("strategy returned choice %d of %d at step %d", i, len(e.dec.Enabled), e.step+1)
 	if d, ok := e.strategy.(interface{ Divergence() string }); ok && d.Divergence() != "" {
 		msg = d.Divergence()

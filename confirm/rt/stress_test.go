@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -155,5 +156,27 @@ func TestFingerprintIgnoresIndependentOrder(t *testing.T) {
 	}
 	if len(prints) != 1 {
 		t.Errorf("%d fingerprints for %d schedules of one happens-before relation", len(prints), len(traces))
+	}
+}
+
+// panicky is a strategy with a bug.
+type panicky struct{ random }
+
+func (s *panicky) Pick(d *Decision) int {
+	if d.Step > 3 {
+		panic("strategy bug")
+	}
+	return 0
+}
+
+// TestStrategyPanic: a panicking strategy ends the search with verdict
+// invalid instead of hanging the scheduler.
+func TestStrategyPanic(t *testing.T) {
+	old := newMetaStrategy
+	defer func() { newMetaStrategy = old }()
+	newMetaStrategy = func(*Config, string) (Strategy, error) { return &panicky{}, nil }
+	res := search(t, Config{Strategy: "meta", MaxExecs: 5}, abba(false))
+	if res.Verdict != VerdictInvalid || !strings.Contains(res.Error, "strategy bug") {
+		t.Fatalf("verdict %q error %q", res.Verdict, res.Error)
 	}
 }
