@@ -1,0 +1,3 @@
+module example.com/paper
+
+go 1.22
