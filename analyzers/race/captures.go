@@ -10,11 +10,12 @@ import (
 // their enclosing functions bind them to.
 type captures struct {
 	binding map[*ssa.FreeVar]ssa.Value
+	made    map[*ssa.Function][]*ssa.MakeClosure // where each literal's closures are made
 }
 
 // newCaptures indexes the MakeClosure instructions of funcs.
 func newCaptures(funcs []*ssa.Function) *captures {
-	c := &captures{binding: map[*ssa.FreeVar]ssa.Value{}}
+	c := &captures{binding: map[*ssa.FreeVar]ssa.Value{}, made: map[*ssa.Function][]*ssa.MakeClosure{}}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -26,6 +27,7 @@ func newCaptures(funcs []*ssa.Function) *captures {
 				if !ok {
 					continue
 				}
+				c.made[lit] = append(c.made[lit], mc)
 				for i, fv := range lit.FreeVars {
 					if i < len(mc.Bindings) {
 						c.binding[fv] = mc.Bindings[i]

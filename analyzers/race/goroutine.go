@@ -54,7 +54,7 @@ func (c *checker) checkGoroutines() {
 // startedBy describes the goroutine that go statement g in fi.fn starts.
 func (c *checker) startedBy(fi *funcInfo, g *ssa.Go, cs callSite) *goroutine {
 	gr := &goroutine{stmt: g}
-	for _, callee := range c.callees(g.Common()) {
+	for _, callee := range c.callees(g) {
 		if gr.name == "" {
 			gr.name = funcName(callee)
 		}

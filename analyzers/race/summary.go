@@ -83,7 +83,7 @@ func (c *checker) callAccesses(fn *ssa.Function, cs callSite, signals *bool) []*
 	if _, ok := cs.instr.(*ssa.Go); ok {
 		held = nil // a new goroutine holds no locks
 	}
-	for _, callee := range c.callees(cs.instr.Common()) {
+	for _, callee := range c.callees(cs.instr) {
 		if c.isLocal(callee) {
 			s := c.summary(callee)
 			*signals = *signals || s.signals
@@ -129,13 +129,26 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	case *ssa.Parameter:
 		arg = argument(cs.instr.Common(), indexOfParam(callee, r))
 	case *ssa.FreeVar:
-		if mc, ok := cs.instr.Common().Value.(*ssa.MakeClosure); ok {
+		if mc := c.closureAt(cs.instr.Common().Value, callee, fn); mc != nil {
 			if i := indexOfFreeVar(callee, r); i >= 0 && i < len(mc.Bindings) {
 				arg = mc.Bindings[i]
 			}
 		}
 	}
 	return c.rebase(&a, arg, e.path)
+}
+
+// closureAt returns the closure of callee that a call of value v in fn
+// runs: v itself, or, when v is a function value loaded from elsewhere,
+// the only closure of callee that fn makes.
+func (c *checker) closureAt(v ssa.Value, callee, fn *ssa.Function) *ssa.MakeClosure {
+	if mc, ok := v.(*ssa.MakeClosure); ok {
+		return mc
+	}
+	if made := c.caps.made[callee]; len(made) == 1 && made[0].Parent() == fn {
+		return made[0]
+	}
+	return nil
 }
 
 // rebase roots access a at value arg of the caller, prefixing the path
@@ -195,19 +208,28 @@ func indexOfFreeVar(fn *ssa.Function, v *ssa.FreeVar) int {
 // maxCallees bounds the implementations followed at one interface call.
 const maxCallees = 8
 
-// callees returns the functions a call may invoke: its static callee,
-// or for an interface method call the methods of the package's own
-// types that implement the interface (class hierarchy analysis restricted
-// to the package).
-func (c *checker) callees(call *ssa.CallCommon) []*ssa.Function {
-	if call.IsInvoke() {
-		return c.implementations(call.Value.Type(), call.Method)
-	}
+// callees returns the functions a call may invoke: its static callee;
+// else the callees that the lockset analysis' call graph (VTA over the
+// package's functions) finds for a call of a function value or an
+// interface method; else, for an interface method call, the methods of
+// the package's own types that implement the interface (class hierarchy
+// analysis restricted to the package).
+func (c *checker) callees(instr ssa.CallInstruction) []*ssa.Function {
+	call := instr.Common()
 	if f := call.StaticCallee(); f != nil {
 		if len(f.Blocks) == 0 && f.Origin() != nil && len(f.Origin().Blocks) > 0 {
 			f = f.Origin()
 		}
 		return []*ssa.Function{f}
+	}
+	if fns := c.locks.Callees(instr); len(fns) > 0 {
+		if len(fns) > maxCallees {
+			fns = fns[:maxCallees]
+		}
+		return fns
+	}
+	if call.IsInvoke() {
+		return c.implementations(call.Value.Type(), call.Method)
 	}
 	return nil
 }

@@ -306,3 +306,17 @@ func (p *Pump) Stop() int {
 	<-p.done
 	return p.count
 }
+
+// Task holds its work as a function value; the call graph finds it.
+type Task struct {
+	work func()
+}
+
+func RunTask() int {
+	n := 0
+	t := &Task{work: func() {
+		n++ // want `possible data race: captured variable n in goroutines.RunTask is written by goroutine goroutines.RunTask\$1 and read by goroutines.RunTask`
+	}}
+	go t.work()
+	return n
+}
