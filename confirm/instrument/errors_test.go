@@ -23,23 +23,25 @@ func TestInstrumentErrors(t *testing.T) {
 		name    string
 		dir     string
 		pattern string
+		flags   []string
 		env     map[string]string
 		want    []string
 	}{
-		{"type error", broken, ".", nil, []string{"package example.com/m", "does not load", "declared and not used: x"}},
-		{"no such package", broken, "./nope", nil, []string{"./nope"}},
-		{"several packages", two, "./...", nil, []string{"matches 2 packages"}},
-		{"no package", broken, "", nil, []string{"no package given"}},
-		{"identifier clash", clash, ".", nil, []string{"uses the identifier confirmrt"}},
-		{"dependency", "../..", "golang.org/x/tools/go/ssa", nil, []string{"golang.org/x/tools/go/ssa belongs to module golang.org/x/tools, a dependency"}},
-		{"GOPATH mode", gopath, "fmt", map[string]string{"GO111MODULE": "off", "GOPATH": gopath}, []string{"not in a module"}},
+		{"type error", broken, ".", nil, nil, []string{"package example.com/m", "does not load", "declared and not used: x"}},
+		{"no such package", broken, "./nope", nil nil, []string{"./nope"}},
+		{"several packages", two, "./...", nil nil, []string{"matches 2 packages"}},
+		{"no package", broken, "", nil nil, []string{"no package given"}},
+		{"identifier clash", clash, ".", nil nil, []string{"uses the identifier confirmrt"}},
+		{"dependency", "../..", "golang.org/x/tools/go/ssa", nil nil, []string{"golang.org/x/tools/go/ssa belongs to module golang.org/x/tools, a dependency"}},
+		{"overlay flag", broken, ".", []string{"-overlay=x.json"}, nil, []string{"build flag -overlay=x.json"}},
+		{"GOPATH mode", gopath, "fmt", nil, map[string]string{"GO111MODULE": "off", "GOPATH": gopath}, []string{"not in a module"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			res, err := Instrument(context.Background(), Request{Dir: tt.dir, Package: tt.pattern})
+			res, err := Instrument(context.Background(), Request{Dir: tt.dir, Package: tt.pattern, BuildFlags: tt.flags})
 			if err == nil {
 				_ = res.Remove()
 				t.Fatal("no error")

@@ -101,6 +101,11 @@ func (r *Result) GoTestFlags() []string {
 // never written.
 func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 	flags, stripped := stripCover(req.BuildFlags)
+	for _, f := range flags {
+		if name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "="); name == "overlay" {
+			return nil, fmt.Errorf("instrumenting %s: build flag %s: the instrumenter provides the overlay and cannot merge another", req.Package, f)
+		}
+	}
 	lp, err := load(ctx, req.Dir, req.Package, flags)
 	if err != nil {
 		return nil, err
