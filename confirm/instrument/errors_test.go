@@ -28,11 +28,11 @@ func TestInstrumentErrors(t *testing.T) {
 		want    []string
 	}{
 		{"type error", broken, ".", nil, nil, []string{"package example.com/m", "does not load", "declared and not used: x"}},
-		{"no such package", broken, "./nope", nil nil, []string{"./nope"}},
-		{"several packages", two, "./...", nil nil, []string{"matches 2 packages"}},
-		{"no package", broken, "", nil nil, []string{"no package given"}},
-		{"identifier clash", clash, ".", nil nil, []string{"uses the identifier confirmrt"}},
-		{"dependency", "../..", "golang.org/x/tools/go/ssa", nil nil, []string{"golang.org/x/tools/go/ssa belongs to module golang.org/x/tools, a dependency"}},
+		{"no such package", broken, "./nope", nil, nil, []string{"./nope"}},
+		{"several packages", two, "./...", nil, nil, []string{"matches 2 packages"}},
+		{"no package", broken, "", nil, nil, []string{"no package given"}},
+		{"identifier clash", clash, ".", nil, nil, []string{"uses the identifier confirmrt"}},
+		{"dependency", "../..", "golang.org/x/tools/go/ssa", nil, nil, []string{"golang.org/x/tools/go/ssa belongs to module golang.org/x/tools, a dependency"}},
 		{"overlay flag", broken, ".", []string{"-overlay=x.json"}, nil, []string{"build flag -overlay=x.json"}},
 		{"GOPATH mode", gopath, "fmt", nil, map[string]string{"GO111MODULE": "off", "GOPATH": gopath}, []string{"not in a module"}},
 	}
