@@ -220,6 +220,9 @@ func TestOracles(t *testing.T) {
 			for _, ev := range res.Trace {
 				positioned = positioned || strings.HasSuffix(ev.File, "oracle_test.go")
 			}
+			if strings.Contains(res.Failure.Stack, "(*exec).point") {
+				t.Errorf("the stack shows the scheduler's frames:\n%s", res.Failure.Stack)
+			}
 			if !positioned {
 				t.Errorf("the trace has no positions in the user's file: %+v", res.Trace)
 			}

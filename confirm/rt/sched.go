@@ -509,7 +509,7 @@ func (e *exec) goexit(g *G, normal *bool) {
 			f = &Failure{
 				Kind:       FailPanic,
 				Message:    fmt.Sprintf("panic in goroutine %d: %v", g.id, r),
-				Stack:      string(debug.Stack()),
+				Stack:      userFrames(string(debug.Stack())),
 				Goroutines: []int{g.id},
 			}
 		}
@@ -702,11 +702,39 @@ func (e *exec) stacksLocked(ids []int) string {
 	var out []string
 	for _, s := range strings.Split(string(buf), "\n\n") {
 		if id, ok := want[parseGoid(s)]; ok {
-			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, s))
+			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, userFrames(s)))
 		}
 	}
 	sort.Strings(out)
 	return strings.Join(out, "\n\n")
+}
+
+// rtDir is the directory of this package's source files, wherever it was
+// injected.
+var rtDir = func() string {
+	file, _ := runtime.FuncForPC(funcPC(rtMarker)).FileLine(funcPC(rtMarker))
+	return file[:strings.LastIndexByte(file, '/')+1]
+}()
+
+func rtMarker() {}
+
+// userFrames removes the frames of this package's (non-test) source files
+// from a goroutine's stack dump, keeping its header and "created by" lines.
+func userFrames(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:1]
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		if i+1 < len(lines) && !strings.HasPrefix(l, "created by ") {
+			file := strings.TrimPrefix(lines[i+1], "\t")
+			if strings.HasPrefix(file, rtDir) && !strings.Contains(file, "_test.go:") {
+				i++
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
 
 // gids returns the ids of gs.

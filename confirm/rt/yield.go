@@ -121,7 +121,7 @@ func exitMsg(msg string) {
 	e.endLocked(&Failure{
 		Kind:       FailExit,
 		Message:    fmt.Sprintf("%s in goroutine %d", msg, g.id),
-		Stack:      string(debug.Stack()),
+		Stack:      userFrames(string(debug.Stack())),
 		Goroutines: []int{g.id},
 	})
 	e.mu.Unlock()
