@@ -273,7 +273,7 @@ func (g *generator) rwr() ([]Sequence, error) {
 	var writers []*lockCall
 	class, classErr := g.classAt(first.pos)
 	if classErr == nil {
-		writers = g.rank(g.lockCalls(class, writerMethods), nil)
+		writers = g.rank(g.lockCalls(class, writerMethods), nil, true)
 	}
 	build := func(w *lockCall) Sequence {
 		var seq Sequence
@@ -341,7 +341,7 @@ func (g *generator) lockLeak() ([]Sequence, error) {
 	}
 	var later []*lockCall
 	if class, err := g.classAt(acq.pos); err == nil {
-		later = g.rank(g.lockCalls(class, acquireMethods), &acq.pos)
+		later = g.rank(g.lockCalls(class, acquireMethods), &acq.pos, false)
 	}
 	if len(later) == 0 {
 		// The acquisition and the leaking return still guide the search.
@@ -429,9 +429,15 @@ func (g *generator) lockCalls(class string, methods []string) []*lockCall {
 	return out
 }
 
-// rank orders lock calls: those the test reaches first (fewest steps),
-// then, when avoid is set, those at another position, then by position.
-func (g *generator) rank(calls []*lockCall, avoid *token.Position) []*lockCall {
+// rank orders lock calls: with spawned, those the test runs in a
+// goroutine it starts first; then those the test reaches (fewest steps
+// first); then, when avoid is set, those at another position; then by
+// position. When the test reaches some of them, the others (which it
+// cannot execute) are dropped.
+func (g *generator) rank(calls []*lockCall, avoid *token.Position, spawned bool) []*lockCall {
+	inGoroutine := func(c *lockCall) bool {
+		return spawned && g.test != "" && g.prog.Spawns(g.test, c.fn)
+	}
 	steps := func(c *lockCall) int {
 		if g.test == "" {
 			return 0
@@ -443,6 +449,9 @@ func (g *generator) rank(calls []*lockCall, avoid *token.Position) []*lockCall {
 	}
 	sort.SliceStable(calls, func(i, j int) bool {
 		a, b := calls[i], calls[j]
+		if ga, gb := inGoroutine(a), inGoroutine(b); ga != gb {
+			return ga
+		}
 		if sa, sb := steps(a), steps(b); sa != sb {
 			return sa < sb
 		}
@@ -453,6 +462,15 @@ func (g *generator) rank(calls []*lockCall, avoid *token.Position) []*lockCall {
 		}
 		return before(a.pos, b.pos)
 	})
+	if g.test != "" {
+		reached := slices.DeleteFunc(slices.Clone(calls), func(c *lockCall) bool {
+			_, ok := g.prog.Reaches(g.test, c.fn)
+			return !ok
+		})
+		if len(reached) > 0 {
+			return reached
+		}
+	}
 	return calls
 }
 

@@ -169,7 +169,8 @@ func TestGenerateLocks(t *testing.T) {
 		want: [][]string{{"double.go:29:2", "double.go:31:2"}},
 	}, {
 		// The writer's Lock of Cache.mu (in Put) goes between the two
-		// RLocks; Other.mu's Lock is another class.
+		// RLocks; Other.mu's Lock is another class, and Reset, the other
+		// writer, is not run by TestCache.
 		name: "RWR",
 		kind: warning.RWRDeadlock,
 		test: "TestCache",
@@ -179,6 +180,33 @@ func TestGenerateLocks(t *testing.T) {
 				Chain: []string{"(*locks.Cache).size"}, Held: []string{cache}},
 		},
 		want: [][]string{{"rwr.go:13:2", "rwr.go:25:2", "rwr.go:19:2"}},
+	}, {
+		// Two writers: Reset is called by the test itself (one step),
+		// Put in a goroutine it starts (two steps). Only Put can wait
+		// between the two RLocks, so its sequence comes first.
+		name: "RWR writer in a goroutine first",
+		kind: warning.RWRDeadlock,
+		test: "TestCacheReset",
+		sites: []warning.Site{
+			lock(f.at("rwr.go", 13, 2), R, cache, "(*locks.Cache).Get"),
+			lock(f.at("rwr.go", 19, 2), R, cache, "(*locks.Cache).size", cache),
+		},
+		want: [][]string{
+			{"rwr.go:13:2", "rwr.go:25:2", "rwr.go:19:2"},
+			{"rwr.go:13:2", "rwr.go:40:2", "rwr.go:19:2"},
+		},
+	}, {
+		// Without a test, both writers, by position.
+		name: "RWR without a test",
+		kind: warning.RWRDeadlock,
+		sites: []warning.Site{
+			lock(f.at("rwr.go", 13, 2), R, cache, "(*locks.Cache).Get"),
+			lock(f.at("rwr.go", 19, 2), R, cache, "(*locks.Cache).size", cache),
+		},
+		want: [][]string{
+			{"rwr.go:13:2", "rwr.go:25:2", "rwr.go:19:2"},
+			{"rwr.go:13:2", "rwr.go:40:2", "rwr.go:19:2"},
+		},
 	}, {
 		// A local RWMutex captured by the writer's closure: the class
 		// follows the free variable to the captured variable.

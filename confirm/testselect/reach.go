@@ -201,6 +201,13 @@ func (p *Program) Reaches(test string, fn *ssa.Function) (steps int, ok bool) {
 	return steps, ok
 }
 
+// Spawns reports whether the test reaches fn (any variant of it) inside a
+// goroutine it starts.
+func (p *Program) Spawns(test string, fn *ssa.Function) bool {
+	t, err := p.test(test)
+	return err == nil && t.spawned[p.keyOf(fn)]
+}
+
 // CallPath returns the edges of a shortest path from the test function
 // to fn (any variant of it), outermost first. It returns an error when
 // the test does not reach fn.

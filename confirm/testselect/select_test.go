@@ -179,6 +179,10 @@ func TestCallPathVia(t *testing.T) {
 	if _, err := prog.CallPathVia("TestDeposit", deposit[0], testselect.EdgeGo); err == nil {
 		t.Error("TestDeposit reaches Deposit through a go statement")
 	}
+	if !prog.Spawns("TestGo", deposit[0]) || prog.Spawns("TestDeposit", deposit[0]) {
+		t.Errorf("Spawns(TestGo) = %v, Spawns(TestDeposit) = %v; want true, false",
+			prog.Spawns("TestGo", deposit[0]), prog.Spawns("TestDeposit", deposit[0]))
+	}
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -58,3 +58,12 @@ func TestAddTwice(t *testing.T) {
 	var c Counter
 	c.AddTwice(1)
 }
+
+// TestCacheReset resets the cache before it starts a writer: Reset is
+// nearer the test but only Put runs in another goroutine.
+func TestCacheReset(t *testing.T) {
+	c := &Cache{m: map[string]int{}}
+	c.Reset()
+	go func() { c.Put("a", 1) }()
+	c.Get("a")
+}

@@ -34,3 +34,10 @@ func (o *Other) Touch() {
 	o.mu.Lock()
 	o.mu.Unlock()
 }
+
+// Reset is a second writer of Cache.mu.
+func (c *Cache) Reset() {
+	c.mu.Lock()
+	c.m = map[string]int{}
+	c.mu.Unlock()
+}
