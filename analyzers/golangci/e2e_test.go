@@ -77,6 +77,12 @@ func TestCustomBinary(t *testing.T) {
 		}
 		fixturecheck.Check(t, lockorderOnly, got)
 	})
+	t.Run("bad settings", func(t *testing.T) {
+		stdout, stderr, code := runLint(t, bin, fixture, "settings:\n          disable: [deadlock]\n", "./clean")
+		if want := `unknown analyzer "deadlock"`; code == 0 || !strings.Contains(stdout+stderr, want) {
+			t.Errorf("exit code %d, want non-zero and an error naming the cause (%s)\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
+		}
+	})
 }
 
 // customVersion reads the golangci-lint version from .custom-gcl.yml.
@@ -198,11 +204,10 @@ func buildCustom(t *testing.T, root, gcl, mirror string) string {
 	return filepath.Join(dest, "custom-gcl")
 }
 
-// lint runs the custom binary over pkgs in dir with only the confirm
-// linter enabled, with extra indented under its settings entry, and returns
-// the confirm findings and the exit code. It fails the test on issues of
-// other linters, such as typecheck errors.
-func lint(t *testing.T, bin, dir, extra string, pkgs ...string) ([]fixturecheck.Finding, int) {
+// runLint runs the custom binary over pkgs in dir with only the confirm
+// linter enabled, with extra indented under its settings entry, and JSON
+// output, and returns its standard output and error and its exit code.
+func runLint(t *testing.T, bin, dir, extra string, pkgs ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	tmp := t.TempDir()
 	config := filepath.Join(tmp, ".golangci.yml")
@@ -236,9 +241,8 @@ linters:
 		"GOLANGCI_LINT_CACHE="+filepath.Join(tmp, "cache"),
 		"TMPDIR="+tmp, // golangci-lint's lock file, away from other runs
 	)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	code := 0
+	var outb, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &outb, &errb
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) {
@@ -246,6 +250,14 @@ linters:
 		}
 		code = exit.ExitCode()
 	}
+	return outb.String(), errb.String(), code
+}
+
+// lint is runLint that returns the confirm findings and the exit code. It
+// fails the test on issues of other linters, such as typecheck errors.
+func lint(t *testing.T, bin, dir, extra string, pkgs ...string) ([]fixturecheck.Finding, int) {
+	t.Helper()
+	stdout, stderr, code := runLint(t, bin, dir, extra, pkgs...)
 	var report struct {
 		Issues []struct {
 			FromLinter string
@@ -262,15 +274,15 @@ linters:
 			}
 		}
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
-		t.Fatalf("decoding golangci-lint output (exit code %d): %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout.String(), stderr.String())
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("decoding golangci-lint output (exit code %d): %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
 	}
 	enabled := false
 	for _, l := range report.Report.Linters {
 		enabled = enabled || (l.Name == golangci.Name && l.Enabled)
 	}
 	if !enabled {
-		t.Errorf("linter %s not enabled in the custom binary; stderr:\n%s", golangci.Name, stderr.String())
+		t.Errorf("linter %s not enabled in the custom binary; stderr:\n%s", golangci.Name, stderr)
 	}
 	var fs []fixturecheck.Finding
 	for _, is := range report.Issues {
