@@ -487,16 +487,28 @@ func TestForeignGoroutine(t *testing.T) {
 	defer foreignSeen.Store(false)
 	var fm Mutex
 	pokes := 0
-	poke := make(chan struct{})
+	ext := make(chan int)
 	go func() {
-		<-poke
-		fm.Lock() // arrives while the body waits on an external channel
+		// Wait until the body is parked on the external channel and
+		// nobody holds the turn.
+		for {
+			if e := active.Load(); e != nil {
+				e.mu.Lock()
+				idle := e.cur == nil && e.nExt > 0
+				e.mu.Unlock()
+				if idle {
+					break
+				}
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		fm.Lock()
 		pokes++
 		fm.Unlock()
+		ext <- pokes
 	}()
 	res := search(t, Config{Strategy: "random", MaxExecs: 1}, func(t *testing.T) {
-		close(poke)
-		Recv(time.After(20 * time.Millisecond))
+		Recv(ext)
 	})
 	if res.Verdict != VerdictNone || !foreignSeen.Load() {
 		t.Fatalf("verdict %q failure %+v, foreign seen %v", res.Verdict, res.Failure, foreignSeen.Load())
