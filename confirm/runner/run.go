@@ -104,7 +104,8 @@ func (e *HangError) Error() string {
 		e.Test, e.Package, e.After.Round(time.Second))
 }
 
-// Run runs test under the controlled scheduler as opts say.
+// Run runs test under the controlled scheduler as opts say. It may be
+// called concurrently: each call runs its own process.
 //
 // The error is non-nil when Confirm could not get an answer: the process
 // could not start, hung (*HangError), or rejected the config. Everything
@@ -112,6 +113,9 @@ func (e *HangError) Error() string {
 func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result, error) {
 	if b.Path == "" {
 		return nil, fmt.Errorf("running %s: the test binary of %s is not compiled", test, b.Package)
+	}
+	if !slices.Contains(b.Tests, test) {
+		return nil, fmt.Errorf("package %s has no test %s (tests: %s)", b.Package, test, strings.Join(b.Tests, ", "))
 	}
 	tmp, err := os.MkdirTemp(b.tmp, "run-")
 	if err != nil {

@@ -83,3 +83,11 @@ func TestTailBuffer(t *testing.T) {
 		t.Errorf("tail = %q, want the last whole line", got)
 	}
 }
+
+func TestRunUnknownTest(t *testing.T) {
+	b := &Binary{Path: "/nonexistent/pkg.test", Package: "example.com/p", Tests: []string{"TestA"}}
+	_, err := b.Run(t.Context(), "TestB", RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "has no test TestB") {
+		t.Errorf("Run of an unknown test: %v", err)
+	}
+}
