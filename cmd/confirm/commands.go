@@ -182,7 +182,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	res, err := bin.Run(ctx, tok.Test, runner.RunOptions{
-		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime},
+		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime, MaxSteps: tok.MaxSteps},
 		Timeout: *timeout,
 	})
 	if err != nil {

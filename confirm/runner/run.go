@@ -144,7 +144,7 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 	}
 	raw, readErr := readResult(cfg.ResultFile)
 	if readErr == nil && raw.Verdict == rt.VerdictStuck {
-		res := b.result(raw)
+		res := b.result(raw, cfg)
 		res.Output = out.String()
 		return res, nil
 	}
@@ -152,12 +152,12 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 		return nil, b.hangError(test, limit, out.String())
 	}
 	if readErr != nil || raw.Verdict == rt.VerdictCrashed {
-		return b.crashed(test, raw, exitErr, out), nil
+		return b.crashed(test, raw, cfg, exitErr, out), nil
 	}
 	if raw.Verdict == rt.VerdictInvalid {
 		return nil, fmt.Errorf("running %s: the runtime rejected the config: %s", test, raw.Error)
 	}
-	res := b.result(raw)
+	res := b.result(raw, cfg)
 	if res.Failure != nil && res.Failure.Kind == rt.FailTest {
 		if msg := failureMessages(out.String(), test); msg != "" {
 			res.Failure.Message = msg
@@ -238,7 +238,7 @@ func readResult(path string) (*rt.Result, error) {
 // crashed describes a process that ended without a final result. raw,
 // when not nil, is the runtime's "crashed" marker with a token that
 // reproduces the execution that was running.
-func (b *Binary) crashed(test string, raw *rt.Result, exitErr error, out *tailBuffer) *Result {
+func (b *Binary) crashed(test string, raw *rt.Result, cfg rt.Config, exitErr error, out *tailBuffer) *Result {
 	res := &Result{Package: b.Package, Test: test, Verdict: VerdictCrashed, Output: out.String()}
 	status := "ended"
 	var ee *exec.ExitError
@@ -254,7 +254,7 @@ func (b *Binary) crashed(test string, raw *rt.Result, exitErr error, out *tailBu
 	} else {
 		res.Stats = raw.Stats
 		if raw.Token != "" {
-			res.Token = b.token(test, raw.Token)
+			res.Token = b.token(test, raw.Token, cfg)
 		}
 	}
 	if line := crashLine(out.String()); line != "" {
@@ -264,8 +264,8 @@ func (b *Binary) crashed(test string, raw *rt.Result, exitErr error, out *tailBu
 	return res
 }
 
-// result converts the runtime's Result.
-func (b *Binary) result(raw *rt.Result) *Result {
+// result converts the runtime's Result of a run with cfg.
+func (b *Binary) result(raw *rt.Result, cfg rt.Config) *Result {
 	res := &Result{
 		Package:    b.Package,
 		Test:       raw.Test,
@@ -276,7 +276,7 @@ func (b *Binary) result(raw *rt.Result) *Result {
 		Stats:      raw.Stats,
 	}
 	if raw.Token != "" {
-		res.Token = b.token(raw.Test, raw.Token)
+		res.Token = b.token(raw.Test, raw.Token, cfg)
 	}
 	if res.Failure != nil && b.instr != nil {
 		f := *res.Failure
@@ -364,7 +364,8 @@ func (b *Binary) nameAt(ev rt.Event) string {
 	return b.Objects[fmt.Sprintf("%s:%d", ev.File, ev.Line)]
 }
 
-// token wraps a runtime token with the test and the build options.
-func (b *Binary) token(test, rtToken string) string {
-	return Token{Test: test, Accesses: b.Options.Accesses, Runtime: rtToken}.String()
+// token wraps a runtime token with the test, the build options and the
+// step bound of cfg.
+func (b *Binary) token(test, rtToken string, cfg rt.Config) string {
+	return Token{Test: test, Accesses: b.Options.Accesses, MaxSteps: cfg.MaxSteps, Runtime: rtToken}.String()
 }

@@ -9,6 +9,7 @@ func TestToken(t *testing.T) {
 	for _, tok := range []Token{
 		{Test: "TestTransfer", Accesses: true, Runtime: "v1.DFRlc3RUcmFuc2Zlcg"},
 		{Test: "TestX", Runtime: "v1s.AbC_-"},
+		{Test: "TestY", Accesses: true, MaxSteps: 500, Runtime: "v1.AA"},
 	} {
 		got, err := ParseToken(tok.String())
 		if err != nil || got != tok {
@@ -22,6 +23,9 @@ func TestToken(t *testing.T) {
 		"c1.TestX.fast.v1.AA",
 		"c1.Test-X.races.v1.AA",
 		"c1.Benchmark.races.v1.AA",
+		"c1.TestX.races-s.v1.AA",
+		"c1.TestX.races-s0.v1.AA",
+		"c1.TestX.races-sx.v1.AA",
 	} {
 		if _, err := ParseToken(bad); err == nil {
 			t.Errorf("ParseToken(%q) succeeded", bad)

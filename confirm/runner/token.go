@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -14,10 +15,14 @@ import (
 //	c1.<test>.<options>.<runtime token>
 //
 // where options is "races" when every field and global access was
-// instrumented (BuildOptions.Accesses) and "plain" otherwise.
+// instrumented (BuildOptions.Accesses) and "plain" otherwise, followed by
+// "-s<N>" when the run bounded executions to N steps (rt.Config.MaxSteps),
+// which a replay needs to end where the run did.
 type Token struct {
 	Test     string
 	Accesses bool
+	// MaxSteps is the run's step bound; 0 for the runtime's default.
+	MaxSteps int
 	// Runtime is the runtime's token (a schedule "v1." or a seed "v1s.").
 	Runtime string
 }
@@ -29,6 +34,9 @@ func (t Token) String() string {
 	opts := "plain"
 	if t.Accesses {
 		opts = "races"
+	}
+	if t.MaxSteps > 0 {
+		opts += "-s" + strconv.Itoa(t.MaxSteps)
 	}
 	return strings.Join([]string{tokenVersion, t.Test, opts, t.Runtime}, ".")
 }
@@ -44,12 +52,20 @@ func ParseToken(s string) (Token, error) {
 	if !token.IsIdentifier(t.Test) || !strings.HasPrefix(t.Test, "Test") {
 		return Token{}, fmt.Errorf("malformed replay token: %q is not a test name", t.Test)
 	}
-	switch parts[2] {
+	opts, steps, hasSteps := strings.Cut(parts[2], "-s")
+	switch opts {
 	case "races":
 		t.Accesses = true
 	case "plain":
 	default:
 		return Token{}, fmt.Errorf("malformed replay token: unknown options %q", parts[2])
+	}
+	if hasSteps {
+		n, err := strconv.Atoi(steps)
+		if err != nil || n <= 0 {
+			return Token{}, fmt.Errorf("malformed replay token: bad step bound in options %q", parts[2])
+		}
+		t.MaxSteps = n
 	}
 	if t.Runtime == "" {
 		return Token{}, errors.New("malformed replay token: no schedule")
