@@ -38,6 +38,9 @@ type Edge struct {
 	// acquisition of To: an opposite edge under the same gate lock cannot
 	// deadlock.
 	Gates []string
+	// Dynamic is set when one of the acquisitions is reached through an
+	// interface method or function value call.
+	Dynamic bool
 }
 
 // Orders is the package fact holding the lock-order edges a package found
@@ -94,10 +97,13 @@ func (g *graph) add(e *Edge) {
 }
 
 // better reports whether e is a better witness than w: found in this
-// package, then shorter chains.
+// package, then without dynamic calls, then shorter chains.
 func better(e, w *Edge, pkg string) bool {
 	if (e.Pkg == pkg) != (w.Pkg == pkg) {
 		return e.Pkg == pkg
+	}
+	if e.Dynamic != w.Dynamic {
+		return !e.Dynamic
 	}
 	return e.chainLen() < w.chainLen()
 }
@@ -106,11 +112,14 @@ func better(e, w *Edge, pkg string) bool {
 type cycle []*Edge
 
 // cycles returns the elementary cycles of g through at least one edge
-// found in g.pkg, one per set of classes and order, shortest first as
-// found by a breadth-first search from each local edge inside its strongly
-// connected component. Cycles whose modes cannot deadlock (a read lock
-// wanted where only a read lock is held) or whose edges share a gate lock
-// are left out.
+// found in g.pkg without dynamic calls, one per set of classes and order,
+// shortest first as found by a breadth-first search from each such edge
+// inside its strongly connected component. Cycles whose modes cannot
+// deadlock (a read lock wanted where only a read lock is held) or whose
+// edges share a gate lock are left out. Cycles whose every edge goes
+// through an interface or function value call are left out too: they are
+// typically decorators wrapping one another, which deadlock only when
+// composed both ways.
 func (g *graph) cycles() []cycle {
 	comp := g.components()
 	var out []cycle
@@ -121,7 +130,7 @@ func (g *graph) cycles() []cycle {
 				continue
 			}
 			for _, e := range g.succ[from][to] {
-				if e.Pkg != g.pkg {
+				if e.Pkg != g.pkg || e.Dynamic {
 					continue
 				}
 				path := g.shortestPath(to, from, comp)

@@ -160,11 +160,12 @@ func sameInstance(h, l lockset.Lock) bool {
 
 func (c *checker) addEdge(fn *ssa.Function, h lockset.Lock, a lockset.Acquisition) {
 	e := Edge{
-		From: c.end(fn, h.Item, h.Pos),
-		To:   c.end(fn, a.Lock.Item, a.Pos),
-		Func: lockset.FuncName(fn),
-		Pkg:  c.pass.Pkg.Path(),
-		Held: a.Held.Classes(),
+		From:    c.end(fn, h.Item, h.Pos),
+		To:      c.end(fn, a.Lock.Item, a.Pos),
+		Func:    lockset.FuncName(fn),
+		Pkg:     c.pass.Pkg.Path(),
+		Held:    a.Held.Classes(),
+		Dynamic: h.Dynamic || a.Lock.Dynamic,
 	}
 	for _, o := range a.Held {
 		if o.Mode == lockset.Write && o.Class != h.Class {

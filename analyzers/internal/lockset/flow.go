@@ -476,6 +476,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	}
 	ci, _ := instr.(ssa.CallInstruction)
 	callees := e.callees(ci, common)
+	dynamic := common.StaticCallee() == nil
 	var holds Set
 	for i, fn := range callees {
 		s := e.summary(fn)
@@ -483,11 +484,12 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			under := e.without(st.held, s.Releases, args(common), bindings(common), fn, pos)
 			for _, it := range s.Acquires {
 				l := Lock{Item: e.mapItem(it, args(common), bindings(common), fn, pos)}
+				l.Dynamic = l.Dynamic || dynamic
 				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: under})
 			}
 		}
 		if obs != nil {
-			e.callbacks(st.held, s, common, fn, instr, pos, obs)
+			e.callbacks(st.held, s, common, fn, dynamic, instr, pos, obs)
 		}
 		for _, it := range s.Releases {
 			m := e.mapItem(it, args(common), bindings(common), fn, pos)
@@ -499,7 +501,9 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		}
 		var h Set
 		for _, it := range s.Holds {
-			h = h.add(Lock{Item: e.mapItem(it, args(common), bindings(common), fn, pos)})
+			m := e.mapItem(it, args(common), bindings(common), fn, pos)
+			m.Dynamic = m.Dynamic || dynamic
+			h = h.add(Lock{Item: m})
 		}
 		if i == 0 {
 			holds = h
@@ -742,7 +746,7 @@ func bindings(common *ssa.CallCommon) []ssa.Value {
 // under the locks held at the call plus those the callee holds when it
 // calls the parameter. A parameter of the caller passed on becomes a call
 // of the caller's parameter.
-func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee *ssa.Function, instr ssa.Instruction, pos token.Pos, obs *observer) {
+func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee *ssa.Function, dynamic bool, instr ssa.Instruction, pos token.Pos, obs *observer) {
 	as, binds := args(common), bindings(common)
 	for _, pc := range s.ParamCalls {
 		if pc.Param < 0 || pc.Param >= len(as) {
@@ -776,6 +780,7 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 		for _, it := range fs.Acquires {
 			m := e.mapItem(it, nil, fbinds, fn, pos)
 			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
+			m.Dynamic = m.Dynamic || dynamic
 			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: under})
 		}
 	}

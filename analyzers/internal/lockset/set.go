@@ -29,6 +29,9 @@ type Item struct {
 	// Pos down to the function that performs the acquisition, outermost
 	// first; empty when the lock is taken at Pos itself.
 	Chain []string
+	// Dynamic is set when the chain goes through a call resolved
+	// dynamically (an interface method or a function value).
+	Dynamic bool
 }
 
 // Key identifies the lock of it within one function: class, mode and

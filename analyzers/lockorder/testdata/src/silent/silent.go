@@ -1,4 +1,4 @@
-package silent // want package:`orders\{silent.muA->silent.muB\}`
+package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu\}`
 
 import "sync"
 
@@ -396,4 +396,36 @@ func Wrap(h Handler, log bool) Handler {
 		return &logged{next: h}
 	}
 	return &counted{next: h}
+}
+
+// Decorators whose wrapped value VTA can see: each locks its own mutex and
+// calls the inner one through the interface. Only composing them both
+// ways round could deadlock.
+
+type Syncer interface{ Sync() }
+
+type buffered struct {
+	mu sync.Mutex
+	ws Syncer
+}
+
+func (b *buffered) Sync() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ws.Sync()
+}
+
+type locked struct {
+	sync.Mutex
+	ws Syncer
+}
+
+func (l *locked) Sync() {
+	l.Lock()
+	l.ws.Sync()
+	l.Unlock()
+}
+
+func Compose(s Syncer) Syncer {
+	return &buffered{ws: &locked{ws: &buffered{ws: s}}}
 }
