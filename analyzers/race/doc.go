@@ -27,8 +27,9 @@
 //     (RLock) is reported too: other readers run at the same time.
 //   - Unprotected sharing with a goroutine. For every go statement, the
 //     accesses of the started function (followed over the package's call
-//     graph: static calls, closures, and interface calls resolved to the
-//     package's own types) to memory of the spawning function (a
+//     graph: static calls, closures, calls of function values and
+//     interface methods resolved by the VTA call graph of package lockset,
+//     else interface calls resolved to the package's own types) to memory of the spawning function (a
 //     package-level variable, a captured variable, or a field reached from
 //     a variable or parameter) are matched with the accesses of the
 //     spawning function after the go statement, with those of other

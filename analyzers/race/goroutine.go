@@ -119,12 +119,14 @@ func (c *checker) reportShared(a *access, whoA, goA string, b *access, whoB, goB
 		a, b, whoA, whoB, goA, goB = b, a, whoB, whoA, goB, goA
 	}
 	msg := fmt.Sprintf("possible data race: %s is %s by %s and %s by %s, with no common lock and no synchronization in between",
-		a.obj.name, a.participle(), whoA+through(a), b.participle(), whoB+through(b))
+		a.obj.name, a.participle(), whoA+through(a, goA), b.participle(), whoB+through(b, goB))
 	c.report(msg, a.obj, siteOf(a, sharedRole(a, goA), goA), siteOf(b, sharedRole(b, goB), goB))
 }
 
-func through(a *access) string {
-	if a.ext != "" {
+// through names the function of another package that performs a, unless
+// it is the goroutine's own entry.
+func through(a *access, goroutine string) string {
+	if a.ext != "" && a.ext != goroutine {
 		return " through " + a.ext
 	}
 	return ""
@@ -132,7 +134,7 @@ func through(a *access) string {
 
 func sharedRole(a *access, goroutine string) string {
 	role := a.verb() + " " + a.obj.name
-	if a.ext != "" {
+	if a.ext != "" && a.ext != goroutine {
 		role += " in " + a.ext
 	}
 	if goroutine != "" {

@@ -9,7 +9,7 @@ import (
 
 func Report() { // want Report:`accesses\(r stats.Total, w stats.Total.*\)`
 	go stats.Record(1)
-	fmt.Println(stats.Total) // want `possible data race: stats.Total is read by app.Report and written by goroutine stats.Record through stats.Record`
+	fmt.Println(stats.Total) // want `possible data race: stats.Total is read by app.Report and written by goroutine stats.Record, with`
 }
 
 func Count() {
