@@ -123,9 +123,9 @@ func withoutFrames(stack, pkg string) string {
 }
 
 // userGoroutines returns the goroutines of a goroutine dump (as a test
-// binary prints it when -test.timeout fires) that run code below dir, with
-// the frames of package pkg (the injected runtime) removed.
-func userGoroutines(dump, dir, pkg string) string {
+// binary prints it when -test.timeout fires) that run code below one of
+// dirs, with the frames of package pkg (the injected runtime) removed.
+func userGoroutines(dump, pkg string, dirs ...string) string {
 	var keep []string
 	for _, block := range strings.Split(dump, "\n\n") {
 		block = strings.TrimSpace(block)
@@ -133,8 +133,11 @@ func userGoroutines(dump, dir, pkg string) string {
 			continue
 		}
 		block = withoutFrames(block, pkg)
-		if strings.Contains(block, "\t"+dir+string(filepath.Separator)) {
-			keep = append(keep, block)
+		for _, dir := range dirs {
+			if strings.Contains(block, "\t"+dir+string(filepath.Separator)) {
+				keep = append(keep, block)
+				break
+			}
 		}
 	}
 	return strings.Join(keep, "\n\n")

@@ -172,7 +172,7 @@ func (b *Binary) hangError(test string, limit time.Duration, out string) *HangEr
 	if b.instr != nil {
 		rtPkg = b.instr.RuntimePath
 	}
-	return &HangError{Package: b.Package, Test: test, After: limit, Output: out, Stacks: userGoroutines(out, b.Dir, rtPkg)}
+	return &HangError{Package: b.Package, Test: test, After: limit, Output: out, Stacks: userGoroutines(out, rtPkg, b.Dir, b.PkgDir)}
 }
 
 // wallLimit is the wall time the process may run.

@@ -95,3 +95,27 @@ func TestRunUnknownTest(t *testing.T) {
 		t.Errorf("Run of an unknown test: %v", err)
 	}
 }
+
+func TestUserGoroutines(t *testing.T) {
+	dump := strings.Join([]string{
+		"panic: test timed out after 2s",
+		"",
+		"goroutine 1 [chan receive]:",
+		"testing.(*T).Run(0x1)",
+		"\t/usr/local/go/src/testing/testing.go:2109 +0x4e5",
+		"",
+		"goroutine 8 [sync.Mutex.Lock]:",
+		"example.com/m/lockbox.(*Box).set(0x1)",
+		"\t/m/lockbox/lockbox.go:22 +0x49",
+		"example.com/m/confirmrt_ab.(*exec).run(0x1)",
+		"\t/m/confirmrt_ab/sched.go:190 +0xb0",
+		"",
+		"goroutine 9 [select]:",
+		"example.com/m/confirmrt_ab.(*exec).monitor(0x1)",
+		"\t/m/confirmrt_ab/sched.go:300 +0xb0",
+	}, "\n")
+	want := "goroutine 8 [sync.Mutex.Lock]:\nexample.com/m/lockbox.(*Box).set(0x1)\n\t/m/lockbox/lockbox.go:22 +0x49"
+	if got := userGoroutines(dump, "example.com/m/confirmrt_ab", "/elsewhere", "/m"); got != want {
+		t.Errorf("userGoroutines =\n%s\nwant\n%s", got, want)
+	}
+}
