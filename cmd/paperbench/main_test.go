@@ -24,11 +24,11 @@ func TestReadSource(t *testing.T) {
 		smallest string
 		largest  string
 	}{
-		{"TwoStage", 2, "TestTwoStage2_1", "TestTwoStage10_1"},
-		{"Reorder", 2, "TestReorder2_1", "TestReorder10_1"},
+		{"TwoStage", 2, "TestTwoStage2_1", "TestTwoStage20_1"},
+		{"Reorder", 2, "TestReorder2_1", "TestReorder20_1"},
 		{"Wronglock", 3, "TestWronglock1_2", "TestWronglock1_20"},
-		{"AbsList", 5, "TestAbsList1_2", "TestAbsList1_10"},
-		{"Deadlock", 4, "TestDeadlock1_2", "TestDeadlock1_10"},
+		{"AbsList", 5, "TestAbsList1_2", "TestAbsList1_20"},
+		{"Deadlock", 4, "TestDeadlock1_2", "TestDeadlock1_20"},
 	} {
 		t.Run(tc.subject, func(t *testing.T) {
 			subs, err := pickSubjects(tc.subject)

@@ -31,3 +31,4 @@ func TestAbsList1_2(t *testing.T)  { run(t, 2) }
 func TestAbsList1_7(t *testing.T)  { run(t, 7) }
 func TestAbsList1_8(t *testing.T)  { run(t, 8) }
 func TestAbsList1_10(t *testing.T) { run(t, 10) }
+func TestAbsList1_20(t *testing.T) { run(t, 20) }

@@ -31,3 +31,4 @@ func run(t *testing.T, indexers int) {
 func TestDeadlock1_2(t *testing.T)  { run(t, 2) }
 func TestDeadlock1_9(t *testing.T)  { run(t, 9) }
 func TestDeadlock1_10(t *testing.T) { run(t, 10) }
+func TestDeadlock1_20(t *testing.T) { run(t, 20) }

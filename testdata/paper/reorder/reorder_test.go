@@ -29,3 +29,4 @@ func TestReorder2_1(t *testing.T)  { run(t, 2) }
 func TestReorder5_1(t *testing.T)  { run(t, 5) }
 func TestReorder9_1(t *testing.T)  { run(t, 9) }
 func TestReorder10_1(t *testing.T) { run(t, 10) }
+func TestReorder20_1(t *testing.T) { run(t, 20) }

@@ -29,3 +29,4 @@ func TestTwoStage2_1(t *testing.T)  { run(t, 2) }
 func TestTwoStage7_1(t *testing.T)  { run(t, 7) }
 func TestTwoStage8_1(t *testing.T)  { run(t, 8) }
 func TestTwoStage10_1(t *testing.T) { run(t, 10) }
+func TestTwoStage20_1(t *testing.T) { run(t, 20) }

@@ -1,7 +1,7 @@
 // Package wronglock is a Go analog of the Wronglock benchmark: one
-// goroutine updates shared data under lock A, others under lock B. Each
-// believes its lock makes its critical section atomic; neither lock
-// excludes the other side.
+// goroutine updates shared data under lock A while others initialize it,
+// once, under lock B. Each believes its lock makes its critical section
+// atomic; neither lock excludes the other side.
 package wronglock
 
 import (
@@ -32,8 +32,20 @@ func (d *Data) Set(v int) {
 
 // A Shared is data and the two locks its users (wrongly) disagree on.
 type Shared struct {
-	A, B sync.Mutex
-	Data Data
+	A, B        sync.Mutex
+	Data        Data
+	initialized bool // guarded by B
+}
+
+// Init sets the data to its initial value, once, under lock B.
+func (s *Shared) Init() {
+	s.B.Lock()
+	defer s.B.Unlock()
+	if s.initialized {
+		return
+	}
+	s.Data.Set(100) // key: wronglock 2
+	s.initialized = true
 }
 
 // UpdateA adds 10 under lock A and checks, still inside the critical
@@ -47,12 +59,4 @@ func (s *Shared) UpdateA() error {
 		return fmt.Errorf("data changed inside the critical section of A: set %d, read %d", v+10, got)
 	}
 	return nil
-}
-
-// UpdateB adds 1 under lock B.
-func (s *Shared) UpdateB() {
-	s.B.Lock()
-	defer s.B.Unlock()
-	v := s.Data.Get()
-	s.Data.Set(v + 1) // key: wronglock 2
 }

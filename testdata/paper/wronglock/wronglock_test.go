@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// run starts one goroutine updating under lock A and writers goroutines
-// updating under lock B.
+// run starts writers goroutines that initialize the data under lock B
+// and one goroutine updating it under lock A.
 func run(t *testing.T, writers int) {
 	var s Shared
 	var wg sync.WaitGroup
@@ -14,7 +14,7 @@ func run(t *testing.T, writers int) {
 	for range writers {
 		go func() {
 			defer wg.Done()
-			s.UpdateB()
+			s.Init()
 		}()
 	}
 	go func() { // prefer: wronglock
