@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/confirm-go/confirm/confirm/rt"
@@ -68,6 +69,52 @@ func TestUnderControl(t *testing.T) {
 				t.Fatalf("verdict %q (%+v) after %d executions, want %q %s\n%s", r.Verdict, r.Failure, r.Stats.Executions, tt.verdict, tt.kind, out)
 			}
 			t.Logf("%s: verdict %s after %d executions, %d steps", tt.test, r.Verdict, r.Stats.Executions, r.Stats.Steps)
+			checkTraceLines(t, r.Trace)
 		})
+	}
+}
+
+// opText is text the source line of a traced operation must contain.
+var opText = map[string][]string{
+	"lock": {"Lock()"}, "unlock": {"Unlock()"}, "rlock": {"RLock()"}, "runlock": {"RUnlock()"},
+	"send": {"<-"}, "recv": {"<-", "range"}, "close": {"close("}, "select": {"select"},
+	"go": {"go "}, "wg.add": {"Add("}, "wg.wait": {"Wait()"},
+}
+
+// checkTraceLines checks that the file:line of every traced operation is
+// the user's line of that operation.
+func checkTraceLines(t *testing.T, trace []rt.Event) {
+	t.Helper()
+	files := make(map[string][]string)
+	checked := 0
+	for _, ev := range trace {
+		want, ok := opText[ev.Op]
+		if !ok || ev.File == "" {
+			continue
+		}
+		lines, ok := files[ev.File]
+		if !ok {
+			src, err := os.ReadFile(ev.File)
+			if err != nil {
+				t.Fatalf("trace names %s: %v", ev.File, err)
+			}
+			lines = strings.Split(string(src), "\n")
+			files[ev.File] = lines
+		}
+		if ev.Line < 1 || ev.Line > len(lines) {
+			t.Errorf("%s at %s:%d: no such line", ev.Op, ev.File, ev.Line)
+			continue
+		}
+		found := false
+		for _, w := range want {
+			found = found || strings.Contains(lines[ev.Line-1], w)
+		}
+		if !found {
+			t.Errorf("%s at %s:%d, but the line is %q", ev.Op, filepath.Base(ev.File), ev.Line, lines[ev.Line-1])
+		}
+		checked++
+	}
+	if len(trace) > 0 && checked == 0 {
+		t.Errorf("no traced operation with a position among %d events", len(trace))
 	}
 }
