@@ -184,12 +184,18 @@ func findOnceFuncs(funcs []*ssa.Function) map[*ssa.Function]bool {
 				if !ok || !isSyncMethod(call.Common(), "Once", "Do") || len(call.Common().Args) < 2 {
 					continue
 				}
-				switch f := call.Common().Args[1].(type) {
-				case *ssa.Function:
+				if f := funcValue(call.Common().Args[1]); f != nil {
 					once[f] = true
-				case *ssa.MakeClosure:
-					if lit, ok := f.Fn.(*ssa.Function); ok {
-						once[lit] = true
+					if f.Synthetic != "" {
+						// once.Do(x.init): the bound method wrapper
+						// calls the method.
+						for _, b := range f.Blocks {
+							for _, instr := range b.Instrs {
+								if c, ok := instr.(*ssa.Call); ok && c.Call.StaticCallee() != nil {
+									once[c.Call.StaticCallee()] = true
+								}
+							}
+						}
 					}
 				}
 			}

@@ -234,3 +234,38 @@ func Total() int {
 func ResetTotal() {
 	total = 0 // want `possible data race: counter.ResetTotal writes counter.total without holding counter.mu`
 }
+
+// Lazy creates its tables once, without the mutex that guards them
+// afterwards: sync.Once orders the initialisation. Not a race.
+type Lazy struct {
+	mu    sync.Mutex
+	once  sync.Once
+	table map[string]int
+	names map[string]string
+}
+
+func (l *Lazy) init() {
+	l.names = map[string]string{}
+}
+
+func (l *Lazy) setup() {
+	l.once.Do(func() {
+		l.table = map[string]int{}
+	})
+	l.once.Do(l.init)
+}
+
+func (l *Lazy) Get(k string) (int, string) {
+	l.setup()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.table[k], l.names[k]
+}
+
+func (l *Lazy) Put(k string, v int) {
+	l.setup()
+	l.mu.Lock()
+	l.table[k] = v
+	l.names[k] = k
+	l.mu.Unlock()
+}
