@@ -161,6 +161,10 @@ type Stats struct {
 	Seconds    float64 `json:"seconds"`
 	// StepsToError is the number of steps of the failing execution.
 	StepsToError int `json:"stepsToError,omitempty"`
+	// Exhausted is set when the search stopped because its strategy had
+	// nothing left to explore (the meta strategy's backtrack set was
+	// empty), not because the budget was spent.
+	Exhausted bool `json:"exhausted,omitempty"`
 }
 
 // Verdicts. VerdictStuck, VerdictCrashed and VerdictInvalid were added

@@ -94,6 +94,9 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 		}
 		o := e.outcome(ok, t.Name())
 		more := strategy.End(o)
+		if x, ok := strategy.(interface{ Exhausted() bool }); ok && x.Exhausted() {
+			res.Stats.Exhausted = true
+		}
 		if d, ok := strategy.(interface{ Divergence() string }); ok && o.Diverged == "" && d.Divergence() != "" {
 			o.Diverged = d.Divergence()
 		}
