@@ -12,10 +12,23 @@ type spawner struct {
 	index map[ssa.Instruction]int
 	reach map[*ssa.BasicBlock][]bool
 	waits []ssa.Instruction
+	// callAccs memoizes the accesses of each call site, shared by all the
+	// go statements of the function.
+	callAccs map[ssa.CallInstruction][]*access
+	// sameIter memoizes, per go statement and defining block, the blocks
+	// reached from the go statement before the loop comes round to the
+	// definition again.
+	sameIter map[iterKey][]bool
+}
+
+type iterKey struct {
+	g   ssa.Instruction
+	def *ssa.BasicBlock
 }
 
 func newSpawner(c *checker, fi *funcInfo) *spawner {
-	sp := &spawner{c: c, fi: fi, index: map[ssa.Instruction]int{}, reach: map[*ssa.BasicBlock][]bool{}}
+	sp := &spawner{c: c, fi: fi, index: map[ssa.Instruction]int{}, reach: map[*ssa.BasicBlock][]bool{},
+		callAccs: map[ssa.CallInstruction][]*access{}, sameIter: map[iterKey][]bool{}}
 	for _, b := range fi.fn.Blocks {
 		for i, instr := range b.Instrs {
 			sp.index[instr] = i
@@ -101,12 +114,17 @@ func (sp *spawner) accessesAfter(g *goroutine) []*access {
 			out = append(out, a)
 		}
 	}
-	var signals bool
 	for _, cs := range sp.fi.calls {
 		if _, ok := cs.instr.(*ssa.Go); ok || !keep(cs.instr) {
 			continue
 		}
-		for _, a := range sp.c.callAccesses(sp.fi.fn, cs, &signals) {
+		accs, ok := sp.callAccs[cs.instr]
+		if !ok {
+			var signals bool
+			accs = sp.c.callAccesses(sp.fi.fn, cs, &signals)
+			sp.callAccs[cs.instr] = accs
+		}
+		for _, a := range accs {
 			if sp.sameInstance(g.stmt, a.root, cs.instr) {
 				out = append(out, a)
 			}
@@ -127,16 +145,21 @@ func (sp *spawner) sameInstance(g ssa.Instruction, root ssa.Value, instr ssa.Ins
 	if instr.Block() == g.Block() && sp.index[g] < sp.index[instr] {
 		return true
 	}
-	seen := make([]bool, len(sp.fi.fn.Blocks))
-	stack := append([]*ssa.BasicBlock(nil), g.Block().Succs...)
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[b.Index] || b == def.Block() {
-			continue
+	k := iterKey{g: g, def: def.Block()}
+	seen, ok := sp.sameIter[k]
+	if !ok {
+		seen = make([]bool, len(sp.fi.fn.Blocks))
+		stack := append([]*ssa.BasicBlock(nil), g.Block().Succs...)
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[b.Index] || b == def.Block() {
+				continue
+			}
+			seen[b.Index] = true
+			stack = append(stack, b.Succs...)
 		}
-		seen[b.Index] = true
-		stack = append(stack, b.Succs...)
+		sp.sameIter[k] = seen
 	}
 	return seen[instr.Block().Index]
 }
