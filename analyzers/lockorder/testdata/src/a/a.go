@@ -1,4 +1,4 @@
-package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ .*a.muM->a.muL\}`
+package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ .*a.muM->a.muL b.Mu->a.muN a.muN->b.Mu\}`
 
 import (
 	"b"
@@ -365,4 +365,23 @@ func mThenL() {
 	muL.Lock()
 	muL.Unlock()
 	muM.Unlock()
+}
+
+// A callback run under a lock of another package (ParamCalls in b's
+// summary fact).
+
+var muN sync.Mutex
+
+func underB() {
+	b.WithMu(func() {
+		muN.Lock()
+		muN.Unlock()
+	})
+}
+
+func nThenB() {
+	muN.Lock() // want `lock-order cycle: a.nThenB acquires b.Mu while holding a.muN, but a.underB acquires a.muN while holding b.Mu`
+	b.LockMu()
+	b.UnlockMu()
+	muN.Unlock()
 }

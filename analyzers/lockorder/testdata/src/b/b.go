@@ -52,3 +52,10 @@ func WriteRW() {
 	RW.Lock()
 	RW.Unlock()
 }
+
+// WithMu runs f with Mu held.
+func WithMu(f func()) {
+	Mu.Lock()
+	defer Mu.Unlock()
+	f()
+}
