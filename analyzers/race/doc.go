@@ -21,6 +21,9 @@
 //     around the callee's calls of the callback. A variable's own
 //     function, and callbacks it runs synchronously, are left to the
 //     goroutine check below, which knows the go statements and waits.
+//     Functions named like fooLocked are taken to run under the lock
+//     (the Go naming convention), since the lockset cannot always see it
+//     (a helper that returns with the lock held on some paths only).
 //   - Wrong lock. An access that holds locks, but not the inferred guard,
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect. A write holding only the read lock of the guard

@@ -3,6 +3,7 @@ package race
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -57,6 +58,9 @@ func (c *checker) checkObjectGuard(accs []*access) {
 		}
 	}
 	for _, a := range preferWrites(accs) {
+		if calledLocked(a.fn) {
+			continue
+		}
 		if a.held.has(guard) {
 			if a.write && a.held.readOnly(guard) {
 				if other := conflicting(a, withGuard); other != nil {
@@ -161,4 +165,19 @@ func (c *checker) reportReadLockedWrite(a, other *access, guard string) {
 		funcName(a.fn), a.obj.name, guard, funcName(other.fn), other.verb(), other.held)
 	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("writes %s holding only the read lock of %s", a.obj.name, guard), ""),
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}
+
+// calledLocked reports whether fn, or the function a literal fn is
+// declared in, follows the Go naming convention for functions called
+// with the lock held (fooLocked, locked): the analyzer takes the
+// convention at its word where the lockset analysis could not see the
+// lock (for example a lock helper that returns with the lock held on
+// some paths only).
+func calledLocked(fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if strings.HasSuffix(strings.ToLower(fn.Name()), "locked") {
+			return true
+		}
+	}
+	return false
 }
