@@ -3,6 +3,7 @@ package race
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -15,6 +16,7 @@ import (
 type goroutine struct {
 	stmt     *ssa.Go
 	name     string // the function the go statement starts
+	entries  []*ssa.Function
 	accesses []*access
 	signals  bool
 }
@@ -54,7 +56,8 @@ func (c *checker) checkGoroutines() {
 // startedBy describes the goroutine that go statement g in fi.fn starts.
 func (c *checker) startedBy(fi *funcInfo, g *ssa.Go, cs callSite) *goroutine {
 	gr := &goroutine{stmt: g}
-	for _, callee := range c.callees(g) {
+	gr.entries = c.callees(g)
+	for _, callee := range gr.entries {
 		if gr.name == "" {
 			gr.name = funcName(callee)
 		}
@@ -172,7 +175,7 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 		return
 	}
 	for _, m := range c.methodsOf(recv.Type()) {
-		if m == fn || m.Name() == g.name || g.signals && c.waits(m) {
+		if m == fn || slices.Contains(g.entries, m) || g.signals && c.waits(m) {
 			continue
 		}
 		for _, b := range c.summary(m).accesses {
