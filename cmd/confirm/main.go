@@ -113,24 +113,35 @@ func main() {
 
 // run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		printString(stderr, usage)
+	ctx, args, err := chdirFlag(ctx, args)
+	if err != nil {
+		printf(stderr, "confirm: %v\n", err)
 		return exitError
 	}
-	var cmd func(context.Context, []string, io.Writer, io.Writer) error
-	switch args[0] {
+	// The default command (check.go) takes flags and package patterns.
+	cmd, rest := checkCmd, args
+	if len(args) > 0 {
+		rest = args[1:]
+	}
+	switch first(args) {
 	case "run":
 		cmd = runCmd
 	case "replay":
 		cmd = replayCmd
-	case "help", "-h", "-help", "--help":
-		printString(stdout, usage)
+		if hasPipelineToken(rest) {
+			cmd = checkReplayCmd
+		}
+	case "help":
+		printString(stdout, checkUsage+"\n"+usage)
 		return exitClean
 	default:
-		printf(stderr, "confirm: unknown command %q\n\n%s", args[0], usage)
-		return exitError
+		if isCommandLike(first(args)) {
+			printf(stderr, "confirm: unknown command %q\n\n%s", args[0], usage)
+			return exitError
+		}
+		rest = args
 	}
-	err := cmd(ctx, args[1:], stdout, stderr)
+	err = cmd(ctx, rest, stdout, stderr)
 	var st *exitStatus
 	switch {
 	case err == nil:

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/confirm-go/confirm/confirm/pipeline"
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+const checkUsage = `Confirm flags possible concurrency bugs in Go packages (lock-order cycles,
+double locking, recursive read locks, lock leaks, data races) and confirms
+each one by driving the package's own tests into the failure under a
+controlled scheduler.
+
+Usage:
+
+	confirm [-C dir] [flags] [packages]
+	confirm [-C dir] -seq file.go:LINE,file.go:LINE,... -run regexp [flags]
+
+Every warning gets a verdict: confirmed (with the interleaving, goroutine
+by goroutine, and a replay command), unconfirmed (not confirmed within
+budget; this never means the code is safe), no-test (no test reaches it)
+or error (the package does not build, the test hangs or crashes).
+
+Exit status: 0 nothing confirmed, 1 at least one warning confirmed,
+2 usage or build error.
+
+Run 'confirm -h' for the flags.
+`
+
+// checkFlags are the flags of the default command.
+type checkFlags struct {
+	budget         time.Duration
+	strategy       string
+	heuristic      string
+	backtrackBound int
+	seed           int64
+	parallel       int
+	trials         int
+	maxSteps       int
+	grace          time.Duration
+	seq            string
+	run            string
+	json           bool
+	sarif          bool
+	tags           string
+}
+
+func (f *checkFlags) register(fs *flag.FlagSet) {
+	fs.DurationVar(&f.budget, "budget", 30*time.Second, "wall-time `budget` of the search of each warning")
+	fs.StringVar(&f.strategy, "strategy", pipeline.DefaultStrategy, "search `strategy`: meta, random or pct")
+	fs.StringVar(&f.heuristic, "heuristic", "pfsm", "secondary `heuristic` of the meta strategy: pfsm, random or prefer")
+	fs.IntVar(&f.backtrackBound, "backtrack-bound", 100000, "bound `N` of the meta strategy's backtrack set")
+	fs.Int64Var(&f.seed, "seed", 0, "`seed` of the searches; 0 picks one (printed in the summary)")
+	fs.IntVar(&f.parallel, "p", 0, "at most `N` builds or test processes at a time (0: GOMAXPROCS)")
+	fs.IntVar(&f.trials, "trials", 1, "run `N` independent seeded searches per warning and report the error density")
+	fs.IntVar(&f.maxSteps, "max-steps", 0, "at most `N` scheduling points per execution (0: the runtime's default)")
+	fs.DurationVar(&f.grace, "grace", runner.DefaultGrace, "wall time a test process gets beyond its budget before it is killed as hung")
+	fs.StringVar(&f.seq, "seq", "", "confirm a user-given `sequence` file.go:LINE[:COL],... (relative to the working directory) instead of the analyzers' warnings")
+	fs.StringVar(&f.run, "run", "", "with -seq: run the tests matching `regexp`")
+	fs.BoolVar(&f.json, "json", false, "print the findings as a JSON array")
+	fs.BoolVar(&f.sarif, "sarif", false, "print the findings as SARIF 2.1.0")
+	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags`")
+}
+
+// checkCmd implements the default command: analyze, sequence, confirm.
+func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f checkFlags
+	fs := flag.NewFlagSet("confirm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		printString(stderr, checkUsage)
+		printf(stderr, "\nFlags:\n")
+		fs.PrintDefaults()
+		printf(stderr, "\nOther commands:\n\n\tconfirm run ...     run one package's tests under control (confirm run -h)\n\tconfirm replay ...  replay a token (confirm replay -h)\n")
+	}
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &exitStatus{exitError}
+	}
+	if err := f.check(fs); err != nil {
+		printf(stderr, "confirm: %v\n", err)
+		return &exitStatus{exitError}
+	}
+	opts := pipeline.Options{
+		Patterns:       fs.Args(),
+		Strategy:       f.strategy,
+		Heuristic:      f.heuristic,
+		BacktrackBound: f.backtrackBound,
+		Seed:           f.seed,
+		Budget:         f.budget,
+		MaxSteps:       f.maxSteps,
+		Grace:          f.grace,
+		Parallel:       f.parallel,
+		Trials:         f.trials,
+		Seq:            f.seq,
+		Run:            f.run,
+	}
+	if f.tags != "" {
+		opts.BuildFlags = []string{"-tags=" + f.tags}
+	}
+	if isTerminal(stderr) && !f.json && !f.sarif {
+		opts.Progress = func(done, total int) {
+			printf(stderr, "\rconfirm: %d/%d warnings decided", done, total)
+			if done == total {
+				printf(stderr, "\r\033[K")
+			}
+		}
+	}
+	rep, err := pipeline.Run(ctx, opts)
+	if err != nil {
+		printf(stderr, "confirm: %v\n", err)
+		return &exitStatus{exitError}
+	}
+	wd, _ := os.Getwd()
+	r := pipeline.Renderer{WD: wd, Command: commandName(ctx)}
+	switch {
+	case f.json:
+		if err := writeJSON(stdout, r.JSON(rep)); err != nil {
+			return err
+		}
+	case f.sarif:
+		if err := writeJSON(stdout, r.SARIF(rep)); err != nil {
+			return err
+		}
+	default:
+		printCheckText(stdout, r, rep)
+	}
+	for _, e := range rep.PackageErrors {
+		printf(stderr, "confirm: package %s does not compile:\n%s\n", e.Package, indent(r.Text(e.Message), "\t"))
+	}
+	return checkStatus(rep)
+}
+
+func (f *checkFlags) check(fs *flag.FlagSet) error {
+	switch {
+	case f.json && f.sarif:
+		return errors.New("-json and -sarif exclude each other")
+	case f.budget <= 0:
+		return fmt.Errorf("-budget must be positive, got %v", f.budget)
+	case f.trials < 1:
+		return fmt.Errorf("-trials must be at least 1, got %d", f.trials)
+	case f.backtrackBound < 1:
+		return fmt.Errorf("-backtrack-bound must be positive, got %d", f.backtrackBound)
+	case f.run != "" && f.seq == "":
+		return errors.New("-run selects the tests of a -seq sequence; without -seq the tests are selected per warning")
+	case f.seq != "" && fs.NArg() > 0:
+		return fmt.Errorf("-seq names its package through its files; got package arguments too: %s", strings.Join(fs.Args(), " "))
+	}
+	switch f.strategy {
+	case "meta", "random", "pct":
+	default:
+		return fmt.Errorf("unknown -strategy %q (want meta, random or pct)", f.strategy)
+	}
+	switch f.heuristic {
+	case "pfsm", "random", "prefer":
+	default:
+		return fmt.Errorf("unknown -heuristic %q (want pfsm, random or prefer)", f.heuristic)
+	}
+	return nil
+}
+
+// checkStatus is the exit status of a report: 2 when a package did not
+// build, else 1 when a warning was confirmed, else 0.
+func checkStatus(rep *pipeline.Report) error {
+	if len(rep.PackageErrors) > 0 {
+		return &exitStatus{exitError}
+	}
+	if rep.Counts()[pipeline.Confirmed] > 0 {
+		return &exitStatus{exitFound}
+	}
+	return nil
+}
+
+// printCheckText writes the human report: per finding the diagnostic as
+// go vet prints it, the verdict, and for a failure found its trace,
+// replay command and statistics; then a summary line.
+func printCheckText(w io.Writer, r pipeline.Renderer, rep *pipeline.Report) {
+	for i, f := range rep.Findings {
+		if i > 0 {
+			printf(w, "\n")
+		}
+		printFinding(w, r, f)
+	}
+	if len(rep.Findings) > 0 {
+		printf(w, "\n")
+	}
+	printf(w, "%s\n", summaryLine(rep))
+}
+
+func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
+	wn := f.Warning
+	posn := ""
+	if len(wn.Sites) > 0 {
+		p := wn.Sites[0].Position
+		posn = r.Posn(p.Filename, p.Line, p.Column) + ": "
+	}
+	printf(w, "%s%s (%s)\n", posn, r.Text(wn.Message), wn.Analyzer)
+	for _, s := range wn.Related() {
+		printf(w, "\t%s: %s\n", r.Posn(s.Position.Filename, s.Position.Line, s.Position.Column), s.Role)
+	}
+	verdict := strings.ToUpper(pipeline.VerdictText(f)[:1]) + pipeline.VerdictText(f)[1:]
+	switch {
+	case f.Verdict == pipeline.NoTest && len(f.Unreached) > 0:
+		verdict += ": no test calls " + strings.Join(f.Unreached, ", ")
+	case f.Verdict == pipeline.NoTest && f.Cause != "":
+		verdict += ": " + f.Cause
+	case f.Test != "" && f.Verdict != pipeline.NoTest:
+		verdict += " (test " + f.Test + ")"
+	}
+	printf(w, "    %s\n", r.Text(verdict))
+	if f.Trials != nil {
+		t := f.Trials
+		printf(w, "    Trials: %d/%d found it (error density %.2f); to the error: executions min %d avg %.1f max %d, steps min %d avg %.1f max %d\n",
+			t.Found, t.N, t.Density, t.Executions.Min, t.Executions.Avg, t.Executions.Max, t.Steps.Min, t.Steps.Avg, t.Steps.Max)
+	}
+	if res := f.Result; res != nil && (f.Verdict == pipeline.Confirmed || f.OtherFailure) {
+		printFailure(w, r, f, res)
+	}
+	if f.Verdict == pipeline.Confirmed || f.Verdict == pipeline.Unconfirmed {
+		s := f.Stats
+		printf(w, "    %s, %s, %.2fs\n", plural(s.Executions, "execution"), plural(int(s.Steps), "step"), s.Seconds)
+	}
+}
+
+func printFailure(w io.Writer, r pipeline.Renderer, f *pipeline.Finding, res *runner.Result) {
+	if f.OtherFailure {
+		printf(w, "    Other failure found (not consistent with this warning):\n")
+	}
+	if fl := res.Failure; fl != nil {
+		printf(w, "\n    %s: %s\n", fl.Kind, indent(r.Text(fl.Message), "    ")[4:])
+		if fl.Stack != "" && fl.Kind != rt.FailDeadlock {
+			printf(w, "\n%s\n", indent(r.Text(lastLines(fl.Stack, 30)), "        "))
+		}
+	}
+	if len(res.Trace) > 0 {
+		printf(w, "\n    Trace (%s), goroutine by goroutine:\n", plural(len(res.Trace), "step"))
+		var b strings.Builder
+		printTrace(&b, res, func(file string, line int) string { return r.Posn(file, line, 0) })
+		printf(w, "%s\n", indent(strings.TrimLeft(b.String(), "\n"), "  "))
+	}
+	if cmd := r.ReplayCommand(f); cmd != "" {
+		printf(w, "\n    Replay:\n        %s\n\n", cmd)
+	}
+}
+
+// summaryLine counts the verdicts.
+func summaryLine(rep *pipeline.Report) string {
+	c := rep.Counts()
+	parts := []string{
+		fmt.Sprintf("%d confirmed", c[pipeline.Confirmed]),
+		fmt.Sprintf("%d not confirmed within budget", c[pipeline.Unconfirmed]),
+		fmt.Sprintf("%d without a test", c[pipeline.NoTest]),
+		fmt.Sprintf("%d %s", c[pipeline.Error], pluralWord(c[pipeline.Error], "error")),
+	}
+	s := fmt.Sprintf("confirm: %s: %s", plural(len(rep.Findings), "warning"), strings.Join(parts, ", "))
+	if n := len(rep.PackageErrors); n > 0 {
+		s += fmt.Sprintf("; %s did not compile", plural(n, "package"))
+	}
+	return s + fmt.Sprintf(" (%.1fs, seed %d)", rep.Wall.Seconds(), rep.Seed)
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// chdirKey carries the -C directory to the replay commands printed.
+type chdirKey struct{}
+
+// commandName is how a replay command starts: "confirm", with -C dir when
+// confirm ran with -C.
+func commandName(ctx context.Context) string {
+	if dir, ok := ctx.Value(chdirKey{}).(string); ok && dir != "" {
+		return "confirm -C " + dir
+	}
+	return "confirm"
+}
+
+// chdirFlag handles a leading -C dir (or -C=dir): like the go command,
+// confirm runs as if started in dir. It returns the remaining arguments.
+func chdirFlag(ctx context.Context, args []string) (context.Context, []string, error) {
+	if len(args) == 0 {
+		return ctx, args, nil
+	}
+	var dir string
+	switch {
+	case args[0] == "-C" || args[0] == "--C":
+		if len(args) < 2 {
+			return ctx, nil, errors.New("flag -C needs a directory")
+		}
+		dir, args = args[1], args[2:]
+	case strings.HasPrefix(args[0], "-C="):
+		dir, args = strings.TrimPrefix(args[0], "-C="), args[1:]
+	default:
+		return ctx, args, nil
+	}
+	if err := os.Chdir(dir); err != nil {
+		return ctx, nil, fmt.Errorf("-C: %w", err)
+	}
+	return context.WithValue(ctx, chdirKey{}, dir), args, nil
+}
+
+// checkReplayCmd implements confirm replay for the tokens the default
+// command prints: they carry the locations the package was instrumented
+// with, which the schedule passes.
+func checkReplayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("replay", replaySynopsis, stderr)
+	tokFlag := fs.String("token", "", "replay `token` printed by confirm")
+	jsonOut := fs.Bool("json", false, "print the result as JSON")
+	timeout := fs.Duration("timeout", time.Minute, "wall time the replay may take before the test is killed as hung")
+	pkg, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	tok, err := pipeline.ParseToken(*tokFlag, wd)
+	if err != nil {
+		return err
+	}
+	rtok, err := runner.ParseToken(tok.Runner)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: pkg, Locations: tok.Locations, Accesses: rtok.Accesses})
+	if err != nil {
+		return err
+	}
+	defer closeBinary(bin, stderr)
+	if !contains(bin.Tests, rtok.Test) {
+		return fmt.Errorf("the token replays test %s, which %s does not have (tests: %s)", rtok.Test, bin.Package, strings.Join(bin.Tests, ", "))
+	}
+	if err := bin.Compile(ctx); err != nil {
+		return err
+	}
+	res, err := bin.Run(ctx, rtok.Test, runner.RunOptions{
+		Config:  rt.Config{Strategy: "replay", Replay: rtok.Runtime, MaxSteps: rtok.MaxSteps},
+		Timeout: *timeout,
+	})
+	if err != nil {
+		return reportRunError(stdout, stderr, err, *jsonOut)
+	}
+	if res.Token != "" {
+		res.Token = strings.TrimSpace(*tokFlag)
+	}
+	rep := &report{
+		Package: bin.Package,
+		Arg:     pkg,
+		Tests:   []string{rtok.Test},
+		Replay:  true,
+		Stats:   res.Stats,
+		Wall:    time.Since(start),
+		Result:  res,
+	}
+	return rep.write(stdout, *jsonOut)
+}
+
+// hasPipelineToken reports whether the replay arguments give a token of
+// the default command.
+func hasPipelineToken(args []string) bool {
+	for i, a := range args {
+		a = strings.TrimLeft(a, "-")
+		switch {
+		case a == "token" && i+1 < len(args):
+			return pipeline.IsToken(args[i+1])
+		case strings.HasPrefix(a, "token="):
+			return pipeline.IsToken(strings.TrimPrefix(a, "token="))
+		}
+	}
+	return false
+}
+
+// first returns the first argument, or "".
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// isCommandLike reports whether arg looks like a mistyped command rather
+// than a package pattern: a bare word that names no directory.
+func isCommandLike(arg string) bool {
+	if arg == "" || strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, "./\\") {
+		return false
+	}
+	st, err := os.Stat(arg)
+	return err != nil || !st.IsDir()
+}

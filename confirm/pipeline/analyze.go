@@ -1,0 +1,138 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/confirm-go/confirm/analyzers/lockorder"
+	"github.com/confirm-go/confirm/analyzers/race"
+	"github.com/confirm-go/confirm/analyzers/warning"
+)
+
+// Analyzers are the analyzers whose warnings Run confirms.
+var Analyzers = []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
+
+// analyze loads the packages of opts.Patterns with their tests and runs
+// the analyzers on those that type-check. Packages with errors are
+// returned as PackageErrors quoting the compiler; the warnings of the
+// others are returned each once.
+func analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
+	cfg := &packages.Config{
+		Mode:       packages.LoadAllSyntax,
+		Dir:        opts.Dir,
+		Tests:      true,
+		BuildFlags: opts.BuildFlags,
+	}
+	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(opts.Patterns, " "))
+	}
+	var (
+		good    []*packages.Package
+		pkgErrs []PackageError
+		broken  = make(map[string]bool)
+	)
+	for _, p := range pkgs {
+		if msg := loadErrors(p); msg != "" {
+			path := basePath(p)
+			if !broken[path] {
+				broken[path] = true
+				pkgErrs = append(pkgErrs, PackageError{Package: path, Message: msg})
+			}
+			continue
+		}
+		good = append(good, p)
+	}
+	var kept []*packages.Package
+	for _, p := range good {
+		if !broken[basePath(p)] {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, pkgErrs, nil
+	}
+	graph, err := checker.Analyze(Analyzers, kept, nil)
+	if err != nil {
+		return nil, pkgErrs, fmt.Errorf("analyzing: %w", err)
+	}
+	var out []*warning.Warning
+	seen := make(map[string]bool)
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			path := basePath(act.Package)
+			if !broken[path] {
+				broken[path] = true
+				pkgErrs = append(pkgErrs, PackageError{Package: path, Message: fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err)})
+			}
+			continue
+		}
+		res, ok := act.Result.(*warning.Result)
+		if !ok {
+			continue
+		}
+		for _, w := range res.Warnings {
+			if !seen[w.ID] {
+				seen[w.ID] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out, pkgErrs, nil
+}
+
+// loadErrors returns the errors of p and of the packages it imports, as
+// the compiler would print them, or "".
+func loadErrors(p *packages.Package) string {
+	var lines []string
+	seen := make(map[string]bool)
+	packages.Visit([]*packages.Package{p}, nil, func(q *packages.Package) {
+		for _, e := range q.Errors {
+			s := e.Error()
+			if !seen[s] {
+				seen[s] = true
+				lines = append(lines, s)
+			}
+		}
+	})
+	return strings.Join(lines, "\n")
+}
+
+// basePath is the import path of p without its test-variant suffix
+// ("p [p.test]" and "p_test [p.test]" are p, "p.test" is p).
+func basePath(p *packages.Package) string {
+	path := p.PkgPath
+	if i := strings.Index(p.ID, " ["); i >= 0 {
+		path = strings.TrimSuffix(p.ID[i+2:], "]")
+	}
+	return strings.TrimSuffix(path, ".test")
+}
+
+// absDir returns dir made absolute ("" is the current directory) after
+// checking that it is a directory.
+func absDir(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("directory %s: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("directory %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	return abs, nil
+}

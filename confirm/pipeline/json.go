@@ -1,0 +1,230 @@
+package pipeline
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+// JSONFinding is the stable JSON form of a Finding (confirm -json prints
+// an array of them). Positions are "file:line:col" (or "file:line") with
+// file names relative to the working directory when below it, as go vet
+// -json does. Fields that do not apply are omitted.
+type JSONFinding struct {
+	// ID is the warning's stable ID ("user" for a -seq sequence).
+	ID string `json:"id,omitempty"`
+	// Analyzer is the analyzer that reported the warning.
+	Analyzer string `json:"analyzer,omitempty"`
+	// Kind is the warning kind: lock-order-cycle, double-lock,
+	// rwr-deadlock, lock-leak, race, sequence (-seq), or build-error for
+	// a package that does not compile.
+	Kind string `json:"kind"`
+	// Message is the analyzer's diagnostic.
+	Message string `json:"message"`
+	// Posn is the primary position.
+	Posn string `json:"posn,omitempty"`
+	// Related are the other sites of the warning.
+	Related []JSONRelated `json:"related,omitempty"`
+	// Package is the import path of the package.
+	Package string `json:"package,omitempty"`
+	// Sequence is the key-location sequence the search followed.
+	Sequence []JSONStep `json:"sequence,omitempty"`
+	// Test is the test that ran the search.
+	Test string `json:"test,omitempty"`
+	// Verdict is confirmed, unconfirmed (not confirmed within budget),
+	// no-test or error.
+	Verdict string `json:"verdict"`
+	// Cause explains verdicts error and no-test.
+	Cause string `json:"cause,omitempty"`
+	// Unreached names the warning's functions no test reaches (no-test).
+	Unreached []string `json:"unreached,omitempty"`
+	// OtherFailure is true when the failure below was found but is not
+	// consistent with the warning (verdict unconfirmed).
+	OtherFailure bool `json:"otherFailure,omitempty"`
+	// Failure is the error found: {kind, message, stack, goroutines,
+	// objects}.
+	Failure *rt.Failure `json:"failure,omitempty"`
+	// Trace is the failing execution, step by step.
+	Trace []JSONEvent `json:"trace,omitempty"`
+	// Goroutines say where each goroutine of the trace was spawned.
+	Goroutines []JSONGoroutine `json:"goroutines,omitempty"`
+	// Replay is the command that replays the trace; Token its token.
+	Replay string `json:"replay,omitempty"`
+	Token  string `json:"token,omitempty"`
+	// Stats are the search statistics.
+	Stats *rt.Stats `json:"stats,omitempty"`
+	// Trials summarise -trials.
+	Trials *TrialStats `json:"trials,omitempty"`
+}
+
+// JSONRelated is a related position of a warning.
+type JSONRelated struct {
+	Posn    string `json:"posn"`
+	Message string `json:"message"`
+}
+
+// JSONStep is one key location of a sequence.
+type JSONStep struct {
+	Posn string `json:"posn"`
+	// Kind is observe, read or write.
+	Kind string `json:"kind"`
+	Why  string `json:"why,omitempty"`
+}
+
+// JSONEvent is one scheduling decision of a trace.
+type JSONEvent struct {
+	Step int `json:"step"`
+	// G is the goroutine that ran the operation (0 is the test).
+	G  int    `json:"g"`
+	Op string `json:"op"`
+	// Object is the runtime's id of the object operated on, ObjectKind
+	// its kind and Name what it is in the source ("(*abba.Account).mu").
+	Object     int    `json:"object,omitempty"`
+	ObjectKind string `json:"objectKind,omitempty"`
+	Name       string `json:"name,omitempty"`
+	// Choice is the chosen select case (-1 default) or the spawned
+	// goroutine of a go.
+	Choice int    `json:"choice,omitempty"`
+	Posn   string `json:"posn,omitempty"`
+	Func   string `json:"func,omitempty"`
+}
+
+// JSONGoroutine describes one goroutine of a trace.
+type JSONGoroutine struct {
+	ID     int    `json:"id"`
+	Parent int    `json:"parent"`
+	Posn   string `json:"posn,omitempty"`
+	Func   string `json:"func,omitempty"`
+}
+
+// A Renderer turns findings into output with positions relative to WD
+// and replay commands that start with Command (e.g. "confirm" or
+// "confirm -C dir").
+type Renderer struct {
+	WD      string
+	Command string
+}
+
+// Rel shortens an absolute file name below the working directory.
+func (r Renderer) Rel(file string) string {
+	if r.WD != "" && filepath.IsAbs(file) {
+		if rel, err := filepath.Rel(r.WD, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return file
+}
+
+// Posn formats a position as file:line:col (file:line without a column).
+func (r Renderer) Posn(file string, line, col int) string {
+	if file == "" {
+		return ""
+	}
+	if col > 0 {
+		return fmt.Sprintf("%s:%d:%d", r.Rel(file), line, col)
+	}
+	return fmt.Sprintf("%s:%d", r.Rel(file), line)
+}
+
+func (r Renderer) position(p token.Position) string { return r.Posn(p.Filename, p.Line, p.Column) }
+
+// Text shortens every absolute path below the working directory in s.
+func (r Renderer) Text(s string) string {
+	if r.WD == "" || r.WD == string(filepath.Separator) {
+		return s
+	}
+	return strings.ReplaceAll(s, r.WD+string(filepath.Separator), "")
+}
+
+// ReplayCommand is the command line that replays f, or "".
+func (r Renderer) ReplayCommand(f *Finding) string {
+	if f.Token == "" {
+		return ""
+	}
+	cmd := r.Command
+	if cmd == "" {
+		cmd = "confirm"
+	}
+	return fmt.Sprintf("%s replay -token %s %s", cmd, f.Token, f.PackageArg)
+}
+
+// JSON returns the JSON form of the report: its findings, then one
+// object of kind build-error per package that does not compile.
+func (r Renderer) JSON(rep *Report) []JSONFinding {
+	out := make([]JSONFinding, 0, len(rep.Findings)+len(rep.PackageErrors))
+	for _, f := range rep.Findings {
+		out = append(out, r.finding(f))
+	}
+	for _, e := range rep.PackageErrors {
+		out = append(out, JSONFinding{
+			Kind:    "build-error",
+			Message: r.Text(e.Message),
+			Package: e.Package,
+			Verdict: Error,
+			Cause:   "build error",
+		})
+	}
+	return out
+}
+
+func (r Renderer) finding(f *Finding) JSONFinding {
+	w := f.Warning
+	j := JSONFinding{
+		ID:           w.ID,
+		Analyzer:     w.Analyzer,
+		Kind:         string(w.Kind),
+		Message:      r.Text(w.Message),
+		Package:      w.Package,
+		Test:         f.Test,
+		Verdict:      f.Verdict,
+		Cause:        r.Text(f.Cause),
+		Unreached:    f.Unreached,
+		OtherFailure: f.OtherFailure,
+		Token:        f.Token,
+		Replay:       r.ReplayCommand(f),
+		Trials:       f.Trials,
+	}
+	if len(w.Sites) > 0 {
+		j.Posn = r.position(w.Sites[0].Position)
+		for _, s := range w.Sites[1:] {
+			j.Related = append(j.Related, JSONRelated{Posn: r.position(s.Position), Message: s.Role})
+		}
+	}
+	for _, s := range f.Sequence {
+		j.Sequence = append(j.Sequence, JSONStep{Posn: r.Posn(s.File, s.Line, s.Col), Kind: s.Kind, Why: s.Why})
+	}
+	if f.Verdict == Confirmed || f.Verdict == Unconfirmed {
+		st := f.Stats
+		j.Stats = &st
+	}
+	if res := f.Result; res != nil {
+		if res.Package != "" {
+			j.Package = res.Package
+		}
+		if res.Failure != nil {
+			fl := *res.Failure
+			fl.Message, fl.Stack = r.Text(fl.Message), r.Text(fl.Stack)
+			j.Failure = &fl
+		}
+		j.Trace = r.trace(res.Trace)
+		for _, g := range res.Goroutines {
+			j.Goroutines = append(j.Goroutines, JSONGoroutine{ID: g.ID, Parent: g.Parent, Posn: r.Posn(g.File, g.Line, 0), Func: g.Func})
+		}
+	}
+	return j
+}
+
+func (r Renderer) trace(evs []runner.Event) []JSONEvent {
+	out := make([]JSONEvent, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, JSONEvent{
+			Step: ev.Step, G: ev.G, Op: ev.Op, Object: ev.Object, ObjectKind: ev.ObjectKind,
+			Name: ev.Name, Choice: ev.Choice, Posn: r.Posn(ev.File, ev.Line, 0), Func: ev.Func,
+		})
+	}
+	return out
+}

@@ -1,0 +1,292 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+// DefaultStrategy is the search strategy of Options.Strategy "".
+// It becomes "meta" once confirm/rt implements the meta strategy.
+const DefaultStrategy = "random"
+
+// Verdicts of a Finding.
+const (
+	// Confirmed: an error consistent with the warning was found; the
+	// Finding has its trace and replay token.
+	Confirmed = "confirmed"
+	// Unconfirmed: not confirmed within the budget. When another error
+	// was found on the way, OtherFailure is set.
+	Unconfirmed = "unconfirmed"
+	// NoTest: no test reaches the warning's functions.
+	NoTest = "no-test"
+	// Error: Confirm could not get an answer; Cause says why (the package
+	// does not compile, the test hangs or crashes, ...).
+	Error = "error"
+)
+
+// Options configure Run.
+type Options struct {
+	// Dir is the working directory; package patterns and -seq files are
+	// relative to it. Empty means the current directory.
+	Dir string
+	// Patterns are the package patterns, e.g. "./...".
+	Patterns []string
+	// BuildFlags are extra go build flags, e.g. -tags=x.
+	BuildFlags []string
+
+	// Strategy is "random", "pct" or "meta" ("" is DefaultStrategy).
+	Strategy string
+	// Heuristic is the meta strategy's secondary heuristic: "pfsm",
+	// "random" or "prefer".
+	Heuristic string
+	// BacktrackBound bounds the meta strategy's backtrack set.
+	BacktrackBound int
+	// Seed seeds the searches; 0 picks one.
+	Seed int64
+	// Budget is the wall time of the search of one warning.
+	Budget time.Duration
+	// MaxSteps bounds one execution (0: the runtime's default).
+	MaxSteps int
+	// Grace is the wall time a test process gets beyond its budget before
+	// it is killed as hung (0: runner.DefaultGrace).
+	Grace time.Duration
+	// Parallel bounds the test processes running at once (0: GOMAXPROCS).
+	Parallel int
+	// Trials, when above 1, runs that many independent seeded searches
+	// per warning and reports their error density.
+	Trials int
+
+	// Seq is a user-given sequence ("file.go:LINE,file.go:LINE,...");
+	// when set, the analyzers do not run and the result is one Finding
+	// for the sequence, confirmed by the tests matching Run.
+	Seq string
+	// Run selects the tests of a user sequence (a regular expression).
+	Run string
+
+	// Progress, when non-nil, is called as warnings are decided.
+	Progress func(done, total int)
+}
+
+// A Report is the outcome of Run.
+type Report struct {
+	// Findings are the warnings with their verdicts, in position order.
+	Findings []*Finding
+	// PackageErrors are the packages that could not be analyzed or built,
+	// with the compiler's message.
+	PackageErrors []PackageError
+	// Seed is the base seed of the searches.
+	Seed int64
+	// Wall is the wall time of Run.
+	Wall time.Duration
+}
+
+// A PackageError is a package that does not load, type-check or build.
+type PackageError struct {
+	Package string `json:"package"`
+	Message string `json:"message"`
+}
+
+// Counts returns the number of findings with each verdict.
+func (r *Report) Counts() map[string]int {
+	c := make(map[string]int)
+	for _, f := range r.Findings {
+		c[f.Verdict]++
+	}
+	return c
+}
+
+// A Finding is one warning (or a user sequence) and its verdict.
+type Finding struct {
+	Warning *warning.Warning
+	// Sequence is the key-location sequence the search followed.
+	Sequence []Step
+	// Test is the test that ran it.
+	Test string
+	// Verdict is Confirmed, Unconfirmed, NoTest or Error.
+	Verdict string
+	// Cause explains Error; Unreached names the functions no test reaches
+	// (NoTest).
+	Cause     string
+	Unreached []string
+	// Result is the run whose failure confirmed the warning, or the other
+	// failure found (OtherFailure); nil when no failure was found.
+	Result *runner.Result
+	// OtherFailure reports that Result's failure is not consistent with
+	// the warning.
+	OtherFailure bool
+	// Token replays Result (see ParseToken); PackageArg is the package
+	// argument of the replay command.
+	Token      string
+	PackageArg string
+	// Stats are the search statistics (over all trials).
+	Stats rt.Stats
+	// Trials summarises -trials.
+	Trials *TrialStats
+}
+
+// A Step is one key location of a Finding's sequence.
+type Step struct {
+	rt.Location
+	Why string
+}
+
+// TrialStats summarise the independent trials of a warning.
+type TrialStats struct {
+	N     int `json:"n"`
+	Found int `json:"found"`
+	// Density is Found / N.
+	Density    float64 `json:"density"`
+	Executions Range   `json:"executions"`
+	Steps      Range   `json:"steps"`
+	Other      int     `json:"other"`
+}
+
+// A Range is the min, average and max of a measure over finding trials.
+type Range struct {
+	Min int64   `json:"min"`
+	Avg float64 `json:"avg"`
+	Max int64   `json:"max"`
+}
+
+// Run analyzes, plans, builds and confirms as the package doc says. The
+// error is non-nil only when nothing could be done (bad options, the
+// patterns do not load); package-level failures are in the Report.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	opts, err := opts.normalize()
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Seed: opts.Seed}
+	var plans []*packagePlan
+	if opts.Seq != "" {
+		p, err := planUserSequence(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		plans = []*packagePlan{p}
+	} else {
+		warnings, pkgErrs, err := analyze(opts)
+		if err != nil {
+			return nil, err
+		}
+		rep.PackageErrors = pkgErrs
+		plans = planPackages(ctx, opts, warnings)
+	}
+	total := 0
+	for _, p := range plans {
+		total += len(p.items)
+	}
+	done := 0
+	var mu sync.Mutex
+	tick := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, total)
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(0, total)
+	}
+	confirmAll(ctx, opts, plans, tick)
+	for _, p := range plans {
+		if p.buildErr != "" {
+			rep.PackageErrors = append(rep.PackageErrors, PackageError{Package: p.pkgPath, Message: p.buildErr})
+		}
+		for _, it := range p.items {
+			rep.Findings = append(rep.Findings, it.finding)
+		}
+		p.close()
+	}
+	sortFindings(rep.Findings)
+	rep.Wall = time.Since(start)
+	return rep, nil
+}
+
+func (o Options) normalize() (Options, error) {
+	if o.Strategy == "" {
+		o.Strategy = DefaultStrategy
+	}
+	switch o.Strategy {
+	case "random", "pct", "meta":
+	default:
+		return o, fmt.Errorf("unknown strategy %q (want random, pct or meta)", o.Strategy)
+	}
+	switch o.Heuristic {
+	case "", "pfsm", "random", "prefer":
+	default:
+		return o, fmt.Errorf("unknown heuristic %q (want pfsm, random or prefer)", o.Heuristic)
+	}
+	if o.Budget <= 0 {
+		return o, fmt.Errorf("the budget must be positive, got %v", o.Budget)
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if o.Seed == 0 {
+		o.Seed = time.Now().UnixNano() & (1<<53 - 1)
+	}
+	if len(o.Patterns) == 0 {
+		o.Patterns = []string{"."}
+	}
+	dir, err := absDir(o.Dir)
+	if err != nil {
+		return o, err
+	}
+	o.Dir = dir
+	return o, nil
+}
+
+// confirmAll builds each plan's binary and confirms its warnings, with at
+// most opts.Parallel builds or test processes at a time.
+func confirmAll(ctx context.Context, opts Options, plans []*packagePlan, tick func()) {
+	builds := pool.New().WithMaxGoroutines(opts.Parallel)
+	for _, p := range plans {
+		builds.Go(func() { p.build(ctx, opts) })
+	}
+	builds.Wait()
+	runs := pool.New().WithMaxGoroutines(opts.Parallel)
+	for _, p := range plans {
+		for i, it := range p.items {
+			runs.Go(func() {
+				defer tick()
+				if it.finding.Verdict != "" { // decided while planning
+					return
+				}
+				p.confirm(ctx, opts, it, opts.Seed+int64(i)*1000003)
+			})
+		}
+	}
+	runs.Wait()
+}
+
+// sortFindings orders findings by primary position.
+func sortFindings(fs []*Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Warning, fs[j].Warning
+		if len(a.Sites) == 0 || len(b.Sites) == 0 {
+			return len(a.Sites) > len(b.Sites)
+		}
+		pa, pb := a.Sites[0].Position, b.Sites[0].Position
+		if pa.Filename != pb.Filename {
+			return pa.Filename < pb.Filename
+		}
+		if pa.Line != pb.Line {
+			return pa.Line < pb.Line
+		}
+		return slices.Compare([]int{pa.Column}, []int{pb.Column}) < 0
+	})
+}

@@ -1,0 +1,221 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/sourcegraph/conc/pool"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+	"github.com/confirm-go/confirm/confirm/testselect"
+	"github.com/confirm-go/confirm/pfsm"
+	"github.com/confirm-go/confirm/sequence"
+)
+
+// A packagePlan is what confirming the warnings of one package needs: the
+// union of their key locations and, once built, the instrumented binary.
+type packagePlan struct {
+	pkgPath string
+	// pattern is what the package is built by: its import path, or the
+	// directory of a user sequence.
+	pattern string
+	locs    []rt.Location
+	items   []*item
+
+	bin      *runner.Binary
+	buildErr string // the compiler's message when the package does not build
+}
+
+// An item is one warning to confirm.
+type item struct {
+	finding *Finding
+	seq     []int          // indexes into the plan's locations
+	dist    *rt.Distances  // pfsm tables of seq, when the strategy uses them
+	tests   []string       // the tests to run (one, unless a user sequence)
+	run     *regexp.Regexp // selects the tests of a user sequence
+}
+
+// planPackages groups the warnings by package and plans each package, at
+// most opts.Parallel at a time.
+func planPackages(ctx context.Context, opts Options, warnings []*warning.Warning) []*packagePlan {
+	byPkg := make(map[string][]*warning.Warning)
+	for _, w := range warnings {
+		path := strings.TrimSuffix(w.Package, "_test")
+		byPkg[path] = append(byPkg[path], w)
+	}
+	paths := make([]string, 0, len(byPkg))
+	for path := range byPkg {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	plans := make([]*packagePlan, len(paths))
+	p := pool.New().WithMaxGoroutines(opts.Parallel)
+	for i, path := range paths {
+		plans[i] = &packagePlan{pkgPath: path, pattern: path}
+		p.Go(func() { plans[i].plan(ctx, opts, byPkg[path]) })
+	}
+	p.Wait()
+	return plans
+}
+
+// plan selects a test and generates a sequence for every warning of the
+// package; a warning no test reaches is decided NoTest here.
+func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warning) {
+	for _, w := range ws {
+		p.items = append(p.items, &item{finding: &Finding{Warning: w}})
+	}
+	prog, err := testselect.Load(ctx, opts.Dir, p.pattern, opts.BuildFlags)
+	if err != nil {
+		p.fail(fmt.Sprintf("loading the tests of %s: %v", p.pkgPath, err))
+		return
+	}
+	gen := sequence.NewGenerator(prog)
+	var graph *pfsm.Graph
+	for _, it := range p.items {
+		f := it.finding
+		tests, unreached := prog.Select(f.Warning)
+		if len(tests) == 0 {
+			f.Verdict, f.Unreached = NoTest, unreached
+			continue
+		}
+		f.Test = shortTest(tests[0])
+		it.tests = []string{f.Test}
+		seqs, err := gen.Generate(f.Warning, tests[0])
+		if err != nil || len(seqs) == 0 {
+			if err == nil {
+				err = errors.New("no sequence")
+			}
+			f.Verdict, f.Cause = Error, fmt.Sprintf("generating the key-location sequence: %v", err)
+			continue
+		}
+		p.add(it, seqs[0])
+		if usesDistances(opts) {
+			if graph == nil {
+				if graph, err = newGraph(prog); err != nil {
+					p.fail(fmt.Sprintf("building the pfsm graph of %s: %v", p.pkgPath, err))
+					return
+				}
+			}
+			if it.dist, err = distances(graph, seqs[0]); err != nil {
+				f.Verdict, f.Cause = Error, err.Error()
+			}
+		}
+	}
+}
+
+// add appends the steps of seq to the plan's locations and records them
+// as it's sequence.
+func (p *packagePlan) add(it *item, seq sequence.Sequence) {
+	p.locs, it.seq = seq.Indexed(p.locs)
+	for i, l := range seq.Steps {
+		st := Step{Location: l}
+		if i < len(seq.Why) {
+			st.Why = seq.Why[i]
+		}
+		it.finding.Sequence = append(it.finding.Sequence, st)
+	}
+}
+
+// fail decides every undecided warning of the plan as Error with cause.
+func (p *packagePlan) fail(cause string) {
+	for _, it := range p.items {
+		if it.finding.Verdict == "" {
+			it.finding.Verdict, it.finding.Cause = Error, cause
+		}
+	}
+}
+
+// usesDistances reports whether the search needs the pfsm tables.
+func usesDistances(opts Options) bool {
+	return opts.Strategy == "meta" && (opts.Heuristic == "" || opts.Heuristic == "pfsm")
+}
+
+// newGraph builds the pfsm graph of the packages prog loaded from source.
+func newGraph(prog *testselect.Program) (*pfsm.Graph, error) {
+	var scope []*ssa.Package
+	for _, p := range prog.Packages {
+		if sp := prog.SSA.Package(p.Types); sp != nil {
+			scope = append(scope, sp)
+		}
+	}
+	return pfsm.NewGraph(prog.SSA, scope)
+}
+
+// distances computes the pfsm tables whose targets are seq's steps.
+func distances(g *pfsm.Graph, seq sequence.Sequence) (*rt.Distances, error) {
+	targets := make([]pfsm.Target, len(seq.Steps))
+	for i, s := range seq.Steps {
+		targets[i] = pfsm.Target{File: s.File, Line: s.Line, Col: s.Col}
+	}
+	d, err := g.Distances(targets)
+	if err != nil {
+		return nil, fmt.Errorf("computing pfsm distances: %w", err)
+	}
+	return d, nil
+}
+
+// shortTest turns "import/path.TestX" into "TestX".
+func shortTest(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// planUserSequence plans the one Finding of a user sequence (opts.Seq),
+// run by the tests of the package holding its first step that match
+// opts.Run.
+func planUserSequence(ctx context.Context, opts Options) (*packagePlan, error) {
+	seq, err := sequence.Parse(opts.Seq, opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("-seq: %w", err)
+	}
+	if len(seq.Steps) == 0 {
+		return nil, errors.New("-seq: no steps")
+	}
+	re, err := regexp.Compile(opts.Run)
+	if err != nil {
+		return nil, fmt.Errorf("-run: %w", err)
+	}
+	dir := filepath.Dir(seq.Steps[0].File)
+	rel, err := filepath.Rel(opts.Dir, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("-seq: %s is not below the working directory %s", dir, opts.Dir)
+	}
+	p := &packagePlan{pattern: "./" + filepath.ToSlash(rel)}
+	first := seq.Steps[0]
+	w := &warning.Warning{
+		ID:       "user",
+		Analyzer: "user",
+		Kind:     "sequence",
+		Message:  "user sequence " + seq.String(),
+		Sites:    []warning.Site{{Role: "first step"}},
+	}
+	w.Sites[0].Position.Filename, w.Sites[0].Position.Line, w.Sites[0].Position.Column = first.File, first.Line, first.Col
+	it := &item{finding: &Finding{Warning: w}}
+	p.items = []*item{it}
+	p.add(it, seq)
+	it.run = re
+	if usesDistances(opts) {
+		prog, err := testselect.Load(ctx, opts.Dir, p.pattern, opts.BuildFlags)
+		if err != nil {
+			return nil, fmt.Errorf("loading the tests of %s: %w", p.pattern, err)
+		}
+		g, err := newGraph(prog)
+		if err != nil {
+			return nil, fmt.Errorf("building the pfsm graph of %s: %w", p.pattern, err)
+		}
+		if it.dist, err = distances(g, seq); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}

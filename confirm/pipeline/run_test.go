@@ -1,0 +1,159 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunDemo runs the whole pipeline on the README's example module: the
+// AB-BA deadlock and the race are confirmed, the correct package gets no
+// warning, and the JSON and SARIF forms hold what the schema promises.
+func TestRunDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs instrumented tests")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}, Budget: 10 * time.Second, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirmed := make(map[string]bool)
+	for _, f := range rep.Findings {
+		if strings.Contains(f.Warning.Package, "ledger") {
+			t.Errorf("warning in the correct package: %s", f.Warning.Message)
+		}
+		if f.Verdict == Confirmed {
+			confirmed[string(f.Warning.Kind)] = true
+			if f.Token == "" || f.Result == nil || len(f.Result.Trace) == 0 {
+				t.Errorf("confirmed %s without token or trace", f.Warning.Kind)
+			}
+		}
+	}
+	for _, kind := range []string{"lock-order-cycle", "race"} {
+		if !confirmed[kind] {
+			t.Errorf("no %s confirmed; findings: %s", kind, describe(rep))
+		}
+	}
+
+	r := Renderer{WD: dir, Command: "confirm"}
+	data, err := json.Marshal(r.JSON(rep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal(data, &objs); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		for _, field := range []string{"id", "analyzer", "kind", "message", "posn", "sequence", "test", "verdict", "failure", "trace", "replay", "stats"} {
+			if _, ok := o[field]; !ok {
+				t.Errorf("JSON finding lacks %q: %s", field, data)
+			}
+		}
+		if posn, _ := o["posn"].(string); strings.HasPrefix(posn, "/") {
+			t.Errorf("posn %q is not relative to the working directory", posn)
+		}
+	}
+
+	checkSARIF(t, r.SARIF(rep), len(rep.Findings))
+}
+
+// checkSARIF checks the structure of a SARIF log with n results.
+func checkSARIF(t *testing.T, log any, n int) {
+	t.Helper()
+	data, err := json.Marshal(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				CodeFlows []struct {
+					ThreadFlows []struct {
+						Locations []struct {
+							ExecutionOrder int `json:"executionOrder"`
+							Location       struct {
+								PhysicalLocation *struct {
+									ArtifactLocation struct {
+										URI string `json:"uri"`
+									} `json:"artifactLocation"`
+								} `json:"physicalLocation"`
+							} `json:"location"`
+						} `json:"locations"`
+					} `json:"threadFlows"`
+				} `json:"codeFlows"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Version != "2.1.0" || len(s.Runs) != 1 || s.Runs[0].Tool.Driver.Name != "confirm" {
+		t.Fatalf("SARIF header: version %q, %d runs", s.Version, len(s.Runs))
+	}
+	run := s.Runs[0]
+	if len(run.Results) != n {
+		t.Errorf("SARIF has %d results, want %d", len(run.Results), n)
+	}
+	flows := 0
+	for _, res := range run.Results {
+		if res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result rule %q index %d does not match the rules", res.RuleID, res.RuleIndex)
+		}
+		if res.Message.Text == "" {
+			t.Error("result without message")
+		}
+		for _, cf := range res.CodeFlows {
+			flows++
+			if len(cf.ThreadFlows) == 0 {
+				t.Error("codeFlow without threadFlows")
+			}
+			for _, tf := range cf.ThreadFlows {
+				for _, l := range tf.Locations {
+					if l.ExecutionOrder <= 0 {
+						t.Errorf("threadFlow location with executionOrder %d", l.ExecutionOrder)
+					}
+					if pl := l.Location.PhysicalLocation; pl != nil && strings.HasPrefix(pl.ArtifactLocation.URI, "/") {
+						t.Errorf("artifact URI %q is an absolute path, not relative to %%SRCROOT%%", pl.ArtifactLocation.URI)
+					}
+				}
+			}
+		}
+		if res.Level == "error" && len(res.CodeFlows) == 0 {
+			t.Errorf("confirmed result %q without codeFlow", res.Message.Text)
+		}
+	}
+	if flows == 0 {
+		t.Error("no codeFlows")
+	}
+}
+
+func describe(rep *Report) string {
+	var b strings.Builder
+	for _, f := range rep.Findings {
+		b.WriteString("\n\t" + string(f.Warning.Kind) + " " + f.Verdict + " " + f.Cause)
+	}
+	return b.String()
+}
