@@ -652,6 +652,9 @@ func (e *engine) summarize(f *flow) *Summary {
 			s.ParamCalls = append(s.ParamCalls, pc)
 		},
 		ret: func(r Return) {
+			if r.Instr.Block() == f.fn.Recover {
+				return // after a recovered panic: not a lock helper's return
+			}
 			if returns == 0 {
 				holds = r.Held
 			} else {

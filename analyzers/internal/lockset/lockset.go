@@ -37,7 +37,8 @@ type Summary struct {
 	// Releases lists the locks it may release without having acquired
 	// them: its callers' locks.
 	Releases []Item
-	// Holds lists the locks it acquires and still holds on every return:
+	// Holds lists the locks it acquires and still holds on every return
+	// (returns after a recovered panic excepted):
 	// the function is a lock helper.
 	Holds []Item
 	// ParamCalls lists the calls the function makes of its function
@@ -69,7 +70,12 @@ func (s *Summary) String() string {
 		}
 		return strings.Join(out, " ")
 	}
-	return fmt.Sprintf("lockset{acquires: %s; releases: %s; holds: %s}", names(s.Acquires), names(s.Releases), names(s.Holds))
+	var calls []string
+	for _, pc := range s.ParamCalls {
+		calls = append(calls, fmt.Sprintf("param %d under [%s]", pc.Param, names(pc.Held)))
+	}
+	return fmt.Sprintf("lockset{acquires: %s; releases: %s; holds: %s; calls: %s}",
+		names(s.Acquires), names(s.Releases), names(s.Holds), strings.Join(calls, ", "))
 }
 
 // Empty reports whether s has no effect at all.
