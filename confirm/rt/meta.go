@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,9 +51,9 @@ import (
 //     the draw), then the least heuristic value at that level, ties broken
 //     at random. An empty backtrack set ends the search: it is exhausted.
 //   - The backtrack set holds at most Config.BacktrackBound states
-//     (boundSize): when it overflows, the worst states (lowest level, then
-//     highest value) are evicted, down to 15/16 of the bound so that the
-//     eviction cost is amortised.
+//     (boundSize): when it overflows, the worst state (lowest level, then
+//     highest value) is evicted. Each level is a min-max heap, so adding,
+//     taking the best and evicting the worst cost O(log n).
 //
 // Secondary heuristics (Config.Heuristic): "pfsm" scores a successor by
 // the polymorphic distance from the choosing goroutine's position (its
@@ -77,7 +78,7 @@ type meta struct {
 	prefer  []string
 	dist    *Distances
 	r       rng
-	visited map[uint64]struct{}
+	visited visitedSet
 	bt      backtrackSet
 
 	// The current execution.
@@ -123,9 +124,6 @@ const (
 // defaultBacktrackBound is the paper's bound on saved backtrack states.
 const defaultBacktrackBound = 100000
 
-// maxVisited bounds the visited set; it is cleared when full.
-const maxVisited = 1 << 21
-
 func init() { newMetaStrategy = newMeta }
 
 // newMeta returns the meta strategy for cfg, or an error naming what in
@@ -142,7 +140,6 @@ func newMeta(cfg *Config, test string) (Strategy, error) {
 	m := &meta{
 		seq:     cfg.Sequence,
 		r:       rng{uint64(cfg.Seed)},
-		visited: make(map[uint64]struct{}),
 		bt:      backtrackSet{bound: cfg.BacktrackBound},
 		spawned: make(map[uintptr]bool),
 	}
@@ -389,15 +386,55 @@ func nextStateToExplore(states []successor, s successor) []successor {
 }
 
 // visit adds key to the visited set; it returns false if it was there.
-func (m *meta) visit(key uint64) bool {
-	if _, ok := m.visited[key]; ok {
-		return false
+func (m *meta) visit(key uint64) bool { return m.visited.add(key) }
+
+// A visitedSet is a set of state keys: open addressing with linear
+// probing over a power-of-two table (0 marks an empty slot). It holds at
+// most 3/4 of maxVisitedSlots keys (3 Mi, 32 MiB) and is cleared when
+// full: the search then only loses some pruning.
+type visitedSet struct {
+	slots []uint64
+	n     int
+}
+
+const maxVisitedSlots = 1 << 22
+
+// add adds key; it returns false if the set had it.
+func (v *visitedSet) add(key uint64) bool {
+	if key == 0 {
+		key = 1
 	}
-	if len(m.visited) >= maxVisited {
-		clear(m.visited)
+	if 4*(v.n+1) > 3*len(v.slots) {
+		v.grow()
 	}
-	m.visited[key] = struct{}{}
-	return true
+	mask := uint64(len(v.slots) - 1)
+	for i := key & mask; ; i = (i + 1) & mask {
+		switch v.slots[i] {
+		case key:
+			return false
+		case 0:
+			v.slots[i] = key
+			v.n++
+			return true
+		}
+	}
+}
+
+// grow doubles the table, or clears it at its largest size.
+func (v *visitedSet) grow() {
+	if len(v.slots) >= maxVisitedSlots {
+		clear(v.slots)
+		v.n = 0
+		return
+	}
+	old := v.slots
+	v.slots = make([]uint64, max(1<<12, 2*len(old)))
+	v.n = 0
+	for _, k := range old {
+		if k != 0 {
+			v.add(k)
+		}
+	}
 }
 
 // backtrackState is Fig. 5's get_backtrack_state: it sets up the next
@@ -593,57 +630,52 @@ func (a *state) less(b *state) bool {
 }
 
 // backtrackSet holds backtrack states by meta level, each level a
-// min-heap on the heuristic value.
+// min-max heap on the heuristic value: its best state is taken when the
+// search backtracks to the level, its worst evicted when the set is full.
 type backtrackSet struct {
-	levels [][]state
+	levels []minMaxHeap
 	size   int
 	bound  int
 }
 
+// add adds s, unless the set is full and s would be its worst state.
 func (b *backtrackSet) add(s state) {
+	if b.size >= b.bound && !b.betterThanWorst(&s) {
+		return
+	}
 	for len(b.levels) <= int(s.level) {
 		b.levels = append(b.levels, nil)
 	}
-	h := append(b.levels[s.level], s)
-	// Sift up.
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h[i].less(&h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-	b.levels[s.level] = h
+	b.levels[s.level].push(s)
 	b.size++
+}
+
+// betterThanWorst reports whether s is better than the state boundSize
+// would evict first.
+func (b *backtrackSet) betterThanWorst(s *state) bool {
+	for lv, q := range b.levels {
+		if len(q) == 0 {
+			continue
+		}
+		w := &q[0]
+		switch {
+		case len(q) == 2:
+			w = &q[1]
+		case len(q) > 2:
+			w = &q[1]
+			if q[1].less(&q[2]) {
+				w = &q[2]
+			}
+		}
+		return int(s.level) > lv || int(s.level) == lv && s.less(w)
+	}
+	return true
 }
 
 // take removes and returns the best state of a level that has states.
 func (b *backtrackSet) take(level int) state {
-	h := b.levels[level]
-	s := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h[n] = state{}
-	h = h[:n]
-	// Sift down.
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		if r := l + 1; r < n && h[r].less(&h[l]) {
-			l = r
-		}
-		if !h[l].less(&h[i]) {
-			break
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
-	b.levels[level] = h
 	b.size--
-	return s
+	return b.levels[level].popMin()
 }
 
 // pickBacktrackMetaLevel chooses a meta level uniformly among those that
@@ -667,37 +699,129 @@ func (b *backtrackSet) pickBacktrackMetaLevel(r *rng) int {
 	panic("rt: pickBacktrackMetaLevel on an empty backtrack set")
 }
 
-// boundSize is the paper's bound_size: when the set holds more than bound
-// states, the worst (lowest level, then highest value) are evicted down
-// to 15/16 of the bound.
+// boundSize is the paper's bound_size: while the set holds more than
+// bound states, the worst (lowest level, then highest value) is evicted.
 func (b *backtrackSet) boundSize() {
-	if b.size <= b.bound {
-		return
-	}
-	excess := b.size - (b.bound - b.bound/16)
-	for lv := 0; excess > 0 && lv < len(b.levels); lv++ {
-		h := b.levels[lv]
-		if len(h) <= excess {
-			excess -= len(h)
-			b.size -= len(h)
-			clear(h)
-			b.levels[lv] = h[:0]
+	for lv := 0; b.size > b.bound && lv < len(b.levels); {
+		if len(b.levels[lv]) == 0 {
+			lv++
 			continue
 		}
-		// A sorted slice is a heap: keep the best.
-		slices.SortFunc(h, func(x, y state) int {
-			if x.less(&y) {
-				return -1
+		b.levels[lv].popMax()
+		b.size--
+	}
+}
+
+// A minMaxHeap is a double-ended priority queue of states (Atkinson et
+// al., "Min-max heaps and generalized priority queues", 1986): nodes at
+// even depths are not greater than their descendants, nodes at odd depths
+// not less.
+type minMaxHeap []state
+
+func minLevel(i int) bool { return bits.Len(uint(i+1))%2 == 1 }
+
+func (h *minMaxHeap) push(s state) {
+	*h = append(*h, s)
+	q := *h
+	i := len(q) - 1
+	if i == 0 {
+		return
+	}
+	p := (i - 1) / 2
+	if minLevel(i) {
+		if q[p].less(&q[i]) {
+			q[i], q[p] = q[p], q[i]
+			q.bubbleUp(p, true)
+		} else {
+			q.bubbleUp(i, false)
+		}
+	} else {
+		if q[i].less(&q[p]) {
+			q[i], q[p] = q[p], q[i]
+			q.bubbleUp(p, false)
+		} else {
+			q.bubbleUp(i, true)
+		}
+	}
+}
+
+// before reports whether a belongs above b on a min level (max false) or
+// on a max level (max true).
+func before(a, b *state, max bool) bool {
+	if max {
+		return b.less(a)
+	}
+	return a.less(b)
+}
+
+// bubbleUp moves node i up through its grandparents.
+func (q minMaxHeap) bubbleUp(i int, max bool) {
+	for i > 2 {
+		gp := ((i-1)/2 - 1) / 2
+		if !before(&q[i], &q[gp], max) {
+			return
+		}
+		q[i], q[gp] = q[gp], q[i]
+		i = gp
+	}
+}
+
+func (h *minMaxHeap) popMin() state {
+	return h.remove(0)
+}
+
+func (h *minMaxHeap) popMax() state {
+	q := *h
+	i := 0
+	switch {
+	case len(q) == 2:
+		i = 1
+	case len(q) > 2:
+		i = 1
+		if q[1].less(&q[2]) {
+			i = 2
+		}
+	}
+	return h.remove(i)
+}
+
+// remove removes the root (i = 0) or a child of the root.
+func (h *minMaxHeap) remove(i int) state {
+	q := *h
+	s := q[i]
+	n := len(q) - 1
+	q[i] = q[n]
+	q[n] = state{}
+	q = q[:n]
+	*h = q
+	if i < n {
+		q.trickleDown(i, !minLevel(i))
+	}
+	return s
+}
+
+// trickleDown moves node i, on a min (max false) or max level, down to
+// its place.
+func (q minMaxHeap) trickleDown(i int, max bool) {
+	n := len(q)
+	for {
+		// m: the first among i's children and grandchildren.
+		m := -1
+		for _, c := range [...]int{2*i + 1, 2*i + 2, 4*i + 3, 4*i + 4, 4*i + 5, 4*i + 6} {
+			if c < n && (m < 0 || before(&q[c], &q[m], max)) {
+				m = c
 			}
-			if y.less(&x) {
-				return 1
-			}
-			return 0
-		})
-		keep := len(h) - excess
-		clear(h[keep:])
-		b.levels[lv] = h[:keep]
-		b.size -= excess
-		excess = 0
+		}
+		if m < 0 || !before(&q[m], &q[i], max) {
+			return
+		}
+		q[m], q[i] = q[i], q[m]
+		if m <= 2*i+2 {
+			return // a child: it has no descendants to compare with
+		}
+		if p := (m - 1) / 2; before(&q[p], &q[m], max) {
+			q[m], q[p] = q[p], q[m]
+		}
+		i = m
 	}
 }

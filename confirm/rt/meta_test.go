@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func fakeDecision(ops []opKind, locs []int) *Decision {
 // fakeMeta returns a prefer-heuristic meta strategy over seq in which the
 // goroutines spawned at the given fake positions are preferred.
 func fakeMeta(seq []int, preferred ...int) *meta {
-	m := &meta{seq: seq, heur: heurPrefer, visited: map[uint64]struct{}{}, spawned: map[uintptr]bool{}, bt: backtrackSet{bound: 100}}
+	m := &meta{seq: seq, heur: heurPrefer, spawned: map[uintptr]bool{}, bt: backtrackSet{bound: 100}}
 	for pc := 1; pc <= 8; pc++ {
 		m.spawned[uintptr(pc)] = false
 	}
@@ -176,13 +177,13 @@ func TestBoundSize(t *testing.T) {
 		{"under the bound nothing goes", 4, [][2]int32{{0, 1}, {1, 1}}, []string{"0:1", "1:1"}},
 		{"the lowest level goes first", 3, [][2]int32{{1, 9}, {0, 1}, {2, 5}, {1, 3}}, []string{"1:3", "1:9", "2:5"}},
 		{"then the highest values", 3, [][2]int32{{1, 9}, {1, 1}, {2, 5}, {1, 3}}, []string{"1:1", "1:3", "2:5"}},
-		{"down to 15/16 of a large bound", 32, func() (s [][2]int32) {
-			for h := range int32(33) {
-				s = append(s, [2]int32{0, h})
+		{"exactly the bound is kept", 32, func() (s [][2]int32) {
+			for h := range int32(40) {
+				s = append(s, [2]int32{0, 39 - h})
 			}
 			return s
 		}(), func() (s []string) {
-			for h := range 30 {
+			for h := range 32 {
 				s = append(s, fmt.Sprintf("0:%d", h))
 			}
 			return s
@@ -207,6 +208,52 @@ func TestBoundSize(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: kept %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestMinMaxHeap checks the double-ended heap against a sorted slice on
+// random operations.
+func TestMinMaxHeap(t *testing.T) {
+	r := rng{7}
+	var h minMaxHeap
+	var ref []int32
+	for step := range 20000 {
+		switch op := r.intn(5); {
+		case op < 3 || len(ref) == 0:
+			v := int32(r.intn(50))
+			h.push(state{h: v, tie: uint64(step)})
+			ref = append(ref, v)
+			slices.Sort(ref)
+		case op == 3:
+			if got := h.popMin().h; got != ref[0] {
+				t.Fatalf("step %d: popMin = %d, want %d", step, got, ref[0])
+			}
+			ref = ref[1:]
+		default:
+			if got := h.popMax().h; got != ref[len(ref)-1] {
+				t.Fatalf("step %d: popMax = %d, want %d", step, got, ref[len(ref)-1])
+			}
+			ref = ref[:len(ref)-1]
+		}
+		if len(h) != len(ref) {
+			t.Fatalf("step %d: %d states, want %d", step, len(h), len(ref))
+		}
+	}
+}
+
+func TestVisitedSet(t *testing.T) {
+	var v visitedSet
+	r := rng{3}
+	keys := map[uint64]bool{}
+	for range 50000 {
+		k := r.next()%100000 + 2 // with repeats; 0 and 1 are the same key
+		if got, want := v.add(k), !keys[k]; got != want {
+			t.Fatalf("add(%d) = %v, want %v", k, got, want)
+		}
+		keys[k] = true
+	}
+	if v.n > len(v.slots)*3/4 {
+		t.Errorf("%d keys in %d slots", v.n, len(v.slots))
 	}
 }
 
@@ -526,9 +573,9 @@ func BenchmarkMetaDecision(b *testing.B) {
 			d := fakeDecision(ops, []int{-1, -1, 4, 7, -1, -1, -1, 2})
 			b.ReportAllocs()
 			b.ResetTimer()
+			m.Begin(0)
 			for range b.N {
 				d.e.gs[0].hb++ // a new state each time
-				m.Begin(0)
 				m.Pick(d)
 			}
 		})
