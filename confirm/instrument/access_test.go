@@ -84,7 +84,7 @@ func TestAccessesAndObjects(t *testing.T) {
 			t.Errorf("Objects[basic.go:%d] = %q, want %q", line, o, w)
 		}
 	}
-	if len(res.Tests) != 5 || res.Tests[0] != "TestAccount" || res.Tests[3] != "TestTricky" || res.Tests[4] != "TestExternal" {
+	if len(res.Tests) != 6 || res.Tests[0] != "TestAccount" || res.Tests[3] != "TestSubtests" || res.Tests[4] != "TestTricky" || res.Tests[5] != "TestExternal" {
 		t.Errorf("tests %v", res.Tests)
 	}
 	if p := res.TestPos["TestChannels"]; !strings.HasSuffix(p, "basic_test.go:31") {

@@ -30,10 +30,12 @@ func TestUnderControl(t *testing.T) {
 		{controlled, "TestDeadlock", "error", rt.FailDeadlock, 300},
 		{controlled, "TestOrdered", "none", "", 300},
 		{controlled, "TestRace", "error", rt.FailRace, 300},
+		{controlled, "TestSubtestRace", "error", rt.FailRace, 300},
 		{basic, "TestAccount", "none", "", 30},
 		{basic, "TestChannels", "none", "", 30},
 		{basic, "TestSpawn", "none", "", 30},
 		{basic, "TestTricky", "none", "", 30},
+		{basic, "TestSubtests", "none", "", 30},
 		{basic, "TestExternal", "none", "", 30},
 	}
 	for _, tt := range tests {
@@ -78,7 +80,7 @@ func TestUnderControl(t *testing.T) {
 var opText = map[string][]string{
 	"lock": {"Lock()"}, "unlock": {"Unlock()"}, "rlock": {"RLock()"}, "runlock": {"RUnlock()"},
 	"send": {"<-"}, "recv": {"<-", "range"}, "close": {"close("}, "select": {"select"},
-	"go": {"go "}, "wg.add": {"Add("}, "wg.wait": {"Wait()"},
+	"go": {"go ", ".Run("}, "wg.add": {"Add("}, "wg.wait": {"Wait()"},
 }
 
 // checkTraceLines checks that the file:line of every traced operation is

@@ -32,7 +32,8 @@
 //
 //   - func TestX(t *testing.T) { B } becomes a wrapper calling
 //     confirmrt.RunTest(t, confirmTestX) and func confirmTestX(t *testing.T) { B };
-//     t.Parallel() becomes confirmrt.Parallel(t).
+//     t.Parallel() becomes confirmrt.Parallel(t) and t.Run(name, f)
+//     confirmrt.Run(t, name, f) (subtests run as controlled goroutines).
 //   - go f(a, b): the function value (unless it is a declared function, a
 //     method expression or a function literal) and the arguments (unless
 //     constant) are evaluated into temporaries in the spawning goroutine,
@@ -61,7 +62,7 @@
 //
 // Channel operations, selects and ranges on channels of type parameter type
 // (`func f[C ~chan int](c C)`) are left as they are; so are the methods
-// (*log.Logger).Fatal*, method values of t.Parallel, and everything in
+// (*log.Logger).Fatal*, method values of t.Parallel and t.Run, and everything in
 // other packages (goroutines started by a dependency run uncontrolled).
 // Timers (time.After, NewTimer, Tick, context.WithTimeout, ...) stay real:
 // their channels are external to the scheduler. Accesses whose address

@@ -58,7 +58,7 @@ func TestBasicBehavesTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go test of the instrumented package failed: %v\n%s", err, out)
 	}
-	for _, name := range []string{"TestAccount", "TestChannels", "TestSpawn", "TestTricky", "TestExternal"} {
+	for _, name := range []string{"TestAccount", "TestChannels", "TestSpawn", "TestSubtests", "TestTricky", "TestExternal"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("%s did not pass:\n%s", name, out)
 		}

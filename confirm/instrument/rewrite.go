@@ -340,17 +340,36 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 			r.sink.note("%s: (*log.Logger).%s exits the process for real, not only the execution", r.position(call.Pos()), s.Obj().Name())
 		}
 	}
-	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && len(call.Args) == 0 {
-		if s := r.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal &&
-			s.Obj().Name() == "Parallel" && s.Obj().Pkg() != nil && s.Obj().Pkg().Path() == "testing" {
-			if named, ok := derefNamed(s.Recv()); ok && named.Obj().Name() == "T" {
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		switch r.testingTMethod(sel) {
+		case "Parallel":
+			// t.Parallel() -> confirmrt.Parallel(t)
+			r.usesRT = true
+			r.ed.open(r.off(call.Pos()), d, rtName+".Parallel(")
+			r.ed.replace(r.off(sel.X.End()), r.off(call.End()), d, ")")
+		case "Run":
+			// t.Run(name, f) -> confirmrt.Run(t, name, f)
+			if len(call.Args) == 2 && !call.Ellipsis.IsValid() {
 				r.usesRT = true
-				r.ed.open(r.off(call.Pos()), d, rtName+".Parallel(")
-				r.ed.replace(r.off(sel.X.End()), r.off(call.End()), d, ")")
+				r.ed.open(r.off(call.Pos()), d, rtName+".Run(")
+				r.ed.replace(r.off(sel.X.End()), r.off(call.Lparen)+1, d, ", ")
 			}
 		}
 	}
 	r.syncCall(call)
+}
+
+// testingTMethod returns the name of the method of *testing.T that sel
+// calls, or "".
+func (r *fileRewriter) testingTMethod(sel *ast.SelectorExpr) string {
+	s := r.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != "testing" {
+		return ""
+	}
+	if named, ok := derefNamed(s.Recv()); !ok || named.Obj().Name() != "T" || len(s.Index()) != 1 {
+		return ""
+	}
+	return s.Obj().Name()
 }
 
 func derefNamed(t types.Type) (*types.Named, bool) {

@@ -234,6 +234,17 @@ func f(n int64) (<-chan int, C, chan<- C, chan int) {
 			want: []string{"if !confirm_ok2 { break }; x = confirm_v3; {", "_, confirm_ok5 := confirmrt.Recv2(confirm_c4)"},
 		},
 		{
+			name: "subtests",
+			src: `import "testing"
+func helper(t *testing.T, b *testing.B) {
+	t.Run("x", func(t *testing.T) { t.Parallel() })
+	b.Run("y", func(*testing.B) {})
+	run := t.Run
+	_ = run
+}`,
+			want: []string{"confirmrt.Run(t, \"x\", func(t *testing.T) { confirmrt.Parallel(t) })", "b.Run(\"y\"", "run := t.Run"},
+		},
+		{
 			name: "exit and fatal",
 			src: `import ("log"; "os")
 func f() { if len(os.Args) > 5 { log.Fatalf("x") }; os.Exit(2) }`,

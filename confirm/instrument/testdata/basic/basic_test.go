@@ -100,3 +100,16 @@ func TestSpawn(t *testing.T) {
 		t.Error("cond")
 	}
 }
+
+func TestSubtests(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		t.Run("chan", func(t *testing.T) {
+			t.Parallel()
+			ch := make(chan int, n)
+			go func() { ch <- n }()
+			if got := <-ch; got != n {
+				t.Errorf("got %d", got)
+			}
+		})
+	}
+}

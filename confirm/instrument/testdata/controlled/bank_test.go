@@ -29,3 +29,15 @@ func TestRace(t *testing.T) {
 	h.Inc()
 	<-done
 }
+
+func TestSubtestRace(t *testing.T) {
+	for _, name := range []string{"a", "b"} {
+		t.Run(name, func(t *testing.T) {
+			var h Hits
+			done := make(chan bool)
+			go func() { h.Inc(); done <- true }()
+			h.Inc()
+			<-done
+		})
+	}
+}
