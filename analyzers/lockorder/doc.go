@@ -123,14 +123,18 @@
 // of slices at variable indices and map values have unknown instances
 // and are never reported as double or nested locks. Nesting two instances
 // is silent when the inner acquisition is dominated by an ordering
-// comparison (<, <=, >, >=) or when the instances come from a swap
-// (phi). Calls of function values VTA cannot resolve, locks taken by the
+// comparison (<, <=, >, >=), in the function or at every call site of it,
+// when the instances come from a swap (phi), and when both hang off one
+// variable (n.mu then n.parent.mu: hierarchical locking). Calls of
+// function values VTA cannot resolve, locks taken by the
 // standard library, sync.Locker values whose dynamic type is not visible
 // in the package, reflection and unsafe are ignored. A function holding a
 // lock on every return is a lock helper and is not reported as leaking;
-// its callers are checked instead. Functions whose last result is a bool
-// (conditional lock helpers) and functions deferring calls the analysis
-// cannot resolve are not checked for leaks. TryLock never blocks and adds
+// its callers are checked instead. Conditional lock helpers are not
+// checked for leaks: functions whose last result is a bool, functions
+// returning a function (the release), and functions holding the lock on
+// every return of a nil error; nor are functions deferring calls the
+// analysis cannot resolve. Returns after a recovered panic are ignored. TryLock never blocks and adds
 // no edge. RWR needs a write acquisition of the same class in the package
 // or its dependencies. A cycle is reported only when one of its edges
 // found in the package involves no interface method or function value
