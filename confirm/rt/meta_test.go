@@ -614,3 +614,75 @@ func BenchmarkExecMeta(b *testing.B) {
 	b.ReportMetric(float64(b.N)/d, "execs/s")
 	b.ReportMetric(float64(steps)/float64(b.N), "points/exec")
 }
+
+// TestMetaSelectCases: the ready cases of a select are successors too.
+// A body of three selects with two ready cases each has eight schedules;
+// the search runs each once, then is exhausted.
+func TestMetaSelectCases(t *testing.T) {
+	seen := map[string]int{}
+	body := func(t *testing.T) {
+		a, b := MakeChan[int](3), MakeChan[int](3)
+		for range 3 {
+			Send(a, 1)
+			Send(b, 1)
+		}
+		var path []int
+		for range 3 {
+			path = append(path, Select(false, RecvCase(a, nil, nil), RecvCase(b, nil, nil)))
+		}
+		seen[fmt.Sprint(path)]++
+	}
+	res := search(t, Config{Strategy: "meta", Heuristic: "random", Seed: 2, MaxExecs: 100,
+		Sequence: []int{locUnused}, Locations: metaLocs}, body)
+	if res.Verdict != VerdictNone || !res.Stats.Exhausted || res.Stats.Executions != 8 || len(seen) != 8 {
+		t.Fatalf("verdict %q exhausted %v after %d executions; case sequences %v", res.Verdict, res.Stats.Exhausted, res.Stats.Executions, seen)
+	}
+}
+
+// TestMetaNondeterministicBody: a body that does not repeat itself makes
+// prefixes unreplayable; the search goes on greedily instead of
+// reporting a divergence.
+func TestMetaNondeterministicBody(t *testing.T) {
+	runs := 0
+	body := func(t *testing.T) {
+		runs++
+		var wg WaitGroup
+		for range 1 + runs%3 {
+			wg.Go(func() {
+				Observe(locNoise)
+				Observe(locNoise)
+			})
+		}
+		wg.Wait()
+	}
+	cfg := &Config{Strategy: "meta", Heuristic: "random", Seed: 4, MaxExecs: 30, Sequence: []int{locUnused}, Locations: metaLocs}
+	res := runSearch(t, cfg, body)
+	if res.Verdict != VerdictNone || res.Divergence != "" {
+		t.Fatalf("verdict %q divergence %q", res.Verdict, res.Divergence)
+	}
+	m := newMetaForTest(t, cfg)
+	for n := range 30 {
+		m.Begin(n)
+		e := newExec(cfg, n, m)
+		t.Run("exec", func(st *testing.T) { e.runBody(st, body) })
+		if e.diverged != "" || e.failure != nil {
+			t.Fatalf("execution %d: diverged %q failure %+v", n, e.diverged, e.failure)
+		}
+		if !m.End(&Outcome{Steps: e.step}) {
+			break
+		}
+	}
+	t.Logf("search: %d executions; strategy stats %+v", res.Stats.Executions, m.stats)
+	if m.stats.mismatches == 0 {
+		t.Errorf("no prefix mismatch counted: %+v", m.stats)
+	}
+}
+
+func newMetaForTest(t *testing.T, cfg *Config) *meta {
+	t.Helper()
+	s, err := newMeta(cfg, t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.(*meta)
+}
