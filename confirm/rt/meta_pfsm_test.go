@@ -21,10 +21,10 @@ func pfsmA(flag *Int32, wg *WaitGroup, k int) {
 	flag.Store(1)
 }
 
-func pfsmB(flag *Int32, wg *WaitGroup) {
+func pfsmB(flag *Int32, wg *WaitGroup, bug bool) {
 	defer wg.Done()
 	Observe(locCheck)
-	if flag.Load() == 1 {
+	if flag.Load() == 1 && bug {
 		panic("B saw A's flag")
 	}
 }
@@ -38,17 +38,21 @@ func pfsmNoise(wg *WaitGroup, k int) {
 
 // pfsmOrder is rareOrder with named goroutine functions.
 func pfsmOrder(k, others int) func(*testing.T) {
-	return func(t *testing.T) {
-		var flag Int32
-		var wg WaitGroup
-		wg.Add(2 + others)
-		Go(func() { pfsmA(&flag, &wg, k) })
-		Go(func() { pfsmB(&flag, &wg) })
-		for range others {
-			Go(func() { pfsmNoise(&wg, k) })
-		}
-		wg.Wait()
+	return func(*testing.T) { pfsmBody(k, others, true) }
+}
+
+// pfsmBody runs A, B and others noise goroutines; B panics when it sees
+// A's flag if bug is set.
+func pfsmBody(k, others int, bug bool) {
+	var flag Int32
+	var wg WaitGroup
+	wg.Add(2 + others)
+	Go(func() { pfsmA(&flag, &wg, k) })
+	Go(func() { pfsmB(&flag, &wg, bug) })
+	for range others {
+		Go(func() { pfsmNoise(&wg, k) })
 	}
+	wg.Wait()
 }
 
 // pfsmTables builds distance tables for pfsmOrder by hand: one node per
@@ -56,7 +60,7 @@ func pfsmOrder(k, others int) func(*testing.T) {
 // line one unit from the next; target 0 is pfsmA's Observe(locSet) and
 // target 1 pfsmB's Observe(locCheck), reachable only from the lines of
 // their own function above them.
-func pfsmTables(t *testing.T) *Distances {
+func pfsmTables(t testing.TB) *Distances {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	fset := token.NewFileSet()
@@ -192,4 +196,20 @@ func (s *pfsmProbe) Pick(d *Decision) int {
 		}
 	}
 	return s.random.Pick(d)
+}
+
+// BenchmarkExecPFSM compares the cost per scheduling point of random
+// search and of the meta strategy with the random and pfsm heuristics
+// (stacks captured and looked up in the tables) on pfsmBody without its
+// bug.
+func BenchmarkExecPFSM(b *testing.B) {
+	body := func() { pfsmBody(20, 2, false) }
+	for _, cfg := range []Config{
+		{Strategy: "random"},
+		{Strategy: "meta", Heuristic: "random"},
+		{Strategy: "meta", Heuristic: "pfsm", Distances: pfsmTables(b)},
+	} {
+		cfg.Seed, cfg.Sequence, cfg.Locations = 1, []int{locSet, locCheck}, metaLocs
+		b.Run(cfg.Strategy+"+"+cfg.Heuristic, func(b *testing.B) { execBench(b, &cfg, body) })
+	}
 }

@@ -586,11 +586,19 @@ func BenchmarkMetaDecision(b *testing.B) {
 // (random secondary heuristic, a key location never reached): the
 // overhead of ranking, visited and backtrack sets per scheduling point.
 func BenchmarkExecMeta(b *testing.B) {
-	cfg := &Config{Strategy: "meta", Heuristic: "random", Seed: 1, Sequence: []int{locUnused}, Locations: metaLocs}
+	execBench(b, &Config{Strategy: "meta", Heuristic: "random", Seed: 1, Sequence: []int{locUnused}, Locations: metaLocs}, benchBody)
+}
+
+// execBench runs b.N executions of body under the strategy cfg names,
+// starting the search over when it ends, and reports scheduling points
+// and executions per second.
+func execBench(b *testing.B, cfg *Config, body func()) {
 	s, err := newStrategy(cfg, "Bench")
 	if err != nil {
 		b.Fatal(err)
 	}
+	capturePCs.Store(wantsStacks(s))
+	defer capturePCs.Store(false)
 	steps := 0
 	var prev *exec
 	b.ResetTimer()
@@ -600,7 +608,7 @@ func BenchmarkExecMeta(b *testing.B) {
 		e := newExec(cfg, n, s)
 		e.reuse(prev)
 		prev = e
-		e.runMain(benchBody, 0)
+		e.runMain(body, 0)
 		if e.failure != nil {
 			b.Fatalf("failure: %+v", e.failure)
 		}
