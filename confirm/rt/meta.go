@@ -41,9 +41,14 @@ import (
 //     is predicted from the candidate's pending operation (exact except for
 //     rendezvous on unbuffered channels, whose successors are then only
 //     recognised by their own path). Visited successors are skipped.
+//     Like CHESS, the key ignores fairness (which goroutines a yield
+//     demoted). The set keeps up to 3 Mi keys and is cleared when full.
 //   - When every successor of a state is visited, the path ends there, as
 //     in the paper; the execution still has to run to its end, so it
 //     continues with random choices that add nothing to the search.
+//   - A prefix the execution does not follow (a program that does not
+//     repeat itself: time, map order, global state) is given up where it
+//     departs, and the search goes on greedily from there.
 //   - When an execution ends without error, backtrackState picks the
 //     state the next execution starts from: a meta level chosen uniformly
 //     among the levels that hold states (pickBacktrackMetaLevel; the paper
@@ -85,7 +90,7 @@ type meta struct {
 	prefix    []move   // the moves to replay
 	alt       move     // the backtrack state's move, after the prefix
 	altH      int32    // the backtrack state's secondary value
-	hasAlt    bool     //
+	hasAlt    bool     // alt is still to be taken
 	from      *segment // the path the prefix belongs to
 	seg       *segment // this execution's moves after its prefix
 	cur       int      // moves made so far
