@@ -105,7 +105,7 @@ func newStrategy(cfg *Config, test string) (Strategy, error) {
 			return newMetaStrategy(cfg, test)
 		}
 	}
-	return nil, fmt.Errorf("rt: unknown strategy %q (want random, pct or replay)", cfg.Strategy)
+	return nil, fmt.Errorf("rt: unknown strategy %q (want random, pct, meta or replay)", cfg.Strategy)
 }
 
 // newMetaStrategy builds the "meta" strategy (Rungta & Mercer's greedy
