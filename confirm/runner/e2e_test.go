@@ -216,7 +216,10 @@ func TestRunTests(t *testing.T) {
 		if !slices.Equal(bin.Tests, want) {
 			t.Fatalf("tests %v, want %v", bin.Tests, want)
 		}
-		opts := search(1, 2*time.Second)
+		// The execution bound is what ends each search; the wall budget
+		// only guards against a hang, so it is generous (a loaded 2-core
+		// machine ran out of a 2s budget after 19 executions).
+		opts := search(1, time.Minute)
 		opts.Config.MaxExecs = 20
 		results, err := bin.RunTests(context.Background(), bin.Tests, opts)
 		if err != nil {
