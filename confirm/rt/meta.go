@@ -60,6 +60,9 @@ import (
 //     highest value) is evicted. Each level is a min-max heap, so adding,
 //     taking the best and evicting the worst cost O(log n).
 //
+// With an empty Sequence every successor is at level 0: the search is a
+// greedy depth-first search ranked by the secondary heuristic alone.
+//
 // Secondary heuristics (Config.Heuristic): "pfsm" scores a successor by
 // the polymorphic distance from the choosing goroutine's position (its
 // call stack at its pending operation, or the entry of its function when
@@ -134,9 +137,6 @@ func init() { newMetaStrategy = newMeta }
 // newMeta returns the meta strategy for cfg, or an error naming what in
 // the config cannot be used.
 func newMeta(cfg *Config, test string) (Strategy, error) {
-	if len(cfg.Sequence) == 0 {
-		return nil, fmt.Errorf("rt: strategy meta needs a key-location Sequence")
-	}
 	for i, l := range cfg.Sequence {
 		if l < 0 || l >= len(cfg.Locations) {
 			return nil, fmt.Errorf("rt: strategy meta: Sequence[%d] = %d is not an index of the %d Locations", i, l, len(cfg.Locations))
@@ -159,6 +159,9 @@ func newMeta(cfg *Config, test string) (Strategy, error) {
 		m.heur = heurPFSM
 		d := cfg.Distances
 		if d == nil {
+			if len(cfg.Sequence) == 0 {
+				break // every successor scores 0
+			}
 			return nil, fmt.Errorf("rt: strategy meta: heuristic pfsm needs the distance tables (Config.Distances); without them use heuristic random or prefer")
 		}
 		if len(d.Targets) < len(cfg.Sequence) {

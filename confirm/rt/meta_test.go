@@ -284,7 +284,6 @@ func TestMetaConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{}, "needs a key-location Sequence"},
 		{Config{Sequence: []int{1}, Locations: locs}, "not an index of the 1 Locations"},
 		{Config{Sequence: []int{0}, Locations: locs}, "needs the distance tables"},
 		{Config{Sequence: []int{0}, Locations: locs, Heuristic: "pfsm", Distances: &Distances{}}, "0 distance targets"},
@@ -292,6 +291,12 @@ func TestMetaConfigErrors(t *testing.T) {
 		{Config{Sequence: []int{0}, Locations: locs, Heuristic: "prefer", Prefer: []string{"a.go"}}, "not file:line"},
 		{Config{Sequence: []int{0}, Locations: locs, Heuristic: "best"}, "unknown heuristic"},
 		{Config{Sequence: []int{0}, Locations: locs, Heuristic: "random", BacktrackBound: -1}, "negative BacktrackBound"},
+	}
+	for _, cfg := range []Config{{}, {Heuristic: "random"}} {
+		cfg.Strategy = "meta"
+		if _, err := newStrategy(&cfg, "T"); err != nil {
+			t.Errorf("config %+v (no sequence): %v", cfg, err)
+		}
 	}
 	for _, tt := range tests {
 		tt.cfg.Strategy = "meta"
@@ -461,13 +466,16 @@ func TestMetaVisitedPrunes(t *testing.T) {
 }
 
 // TestMetaSystematic: on a small body the search (with pruning) finds
-// a bug every time, before exhausting the states.
+// a bug every time, before exhausting the states, with or without a
+// sequence.
 func TestMetaSystematic(t *testing.T) {
 	for seed := range int64(5) {
-		res := search(t, Config{Strategy: "meta", Heuristic: "random", Seed: seed, MaxExecs: 5000,
-			Sequence: []int{locUnused}, Locations: metaLocs}, rareOrder(3, 0))
-		if res.Verdict != VerdictError {
-			t.Fatalf("seed %d: verdict %q exhausted %v after %d executions", seed, res.Verdict, res.Stats.Exhausted, res.Stats.Executions)
+		for _, seq := range [][]int{{locUnused}, nil} {
+			res := search(t, Config{Strategy: "meta", Heuristic: "random", Seed: seed, MaxExecs: 5000,
+				Sequence: seq, Locations: metaLocs}, rareOrder(3, 0))
+			if res.Verdict != VerdictError {
+				t.Fatalf("seed %d, sequence %v: verdict %q exhausted %v after %d executions", seed, seq, res.Verdict, res.Stats.Exhausted, res.Stats.Executions)
+			}
 		}
 	}
 }
