@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// pipelineTestdata is the pipeline's fixture modules, relative to this
+// package's directory.
+var pipelineTestdata = filepath.Join("..", "..", "confirm", "pipeline", "testdata")
+
+// confirmIn runs the confirm binary in dir.
+func confirmIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	if confirmBin == "" {
+		t.Skip("end-to-end tests need the confirm binary (not built in -short mode)")
+	}
+	cmd := exec.Command(confirmBin, args...)
+	cmd.Dir = dir
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("confirm %s: %v", strings.Join(args, " "), err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// finding is the part of the -json schema the tests read.
+type finding struct {
+	ID           string `json:"id"`
+	Analyzer     string `json:"analyzer"`
+	Kind         string `json:"kind"`
+	Message      string `json:"message"`
+	Posn         string `json:"posn"`
+	Package      string `json:"package"`
+	Test         string `json:"test"`
+	Verdict      string `json:"verdict"`
+	Cause        string `json:"cause"`
+	Unreached    []string
+	OtherFailure bool `json:"otherFailure"`
+	Failure      *struct {
+		Kind string `json:"kind"`
+	} `json:"failure"`
+	Trace []struct {
+		Step int    `json:"step"`
+		G    int    `json:"g"`
+		Op   string `json:"op"`
+		Posn string `json:"posn"`
+	} `json:"trace"`
+	Sequence []struct {
+		Posn string `json:"posn"`
+		Kind string `json:"kind"`
+	} `json:"sequence"`
+	Replay string `json:"replay"`
+	Token  string `json:"token"`
+	Stats  *struct {
+		Executions int `json:"executions"`
+	} `json:"stats"`
+	Trials *struct {
+		N     int `json:"n"`
+		Found int `json:"found"`
+	} `json:"trials"`
+}
+
+func parseFindings(t *testing.T, stdout string) []finding {
+	t.Helper()
+	var fs []finding
+	if err := json.Unmarshal([]byte(stdout), &fs); err != nil {
+		t.Fatalf("-json output does not parse: %v\n%s", err, stdout)
+	}
+	return fs
+}
+
+// TestCheckFixtures runs `confirm -json ./...` on fixture modules: their
+// bugs are confirmed, their correct twins are not, and every confirmed
+// token replays to the same failure and trace.
+func TestCheckFixtures(t *testing.T) {
+	tests := []struct {
+		module  string
+		confirm []string // packages with a confirmed warning
+	}{
+		{"bank", []string{"example.com/bank/abba"}},
+		{"counter", []string{"example.com/counter/hits"}},
+		{"callback", []string{"example.com/callback/observer"}},
+		{"wronglock", []string{"example.com/wronglock/pool"}},
+		// The bugs of these modules are beyond the analyzers (they are for
+		// -seq): nothing may be confirmed in them, twins included.
+		{"waitgroup", nil},
+		{"worker", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.module, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("..", "..", "testdata", tt.module)
+			stdout, stderr, code := confirmIn(t, dir, "-budget", "5s", "-seed", "1", "-json", "./...")
+			fs := parseFindings(t, stdout)
+			if want := map[bool]int{true: exitFound, false: exitClean}[len(tt.confirm) > 0]; code != want {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", code, want, stderr)
+			}
+			confirmed := make(map[string]bool)
+			for _, f := range fs {
+				if f.Verdict != "confirmed" {
+					continue
+				}
+				confirmed[f.Package] = true
+				if strings.HasSuffix(f.Package, "fixed") {
+					t.Errorf("correct twin %s confirmed: %s", f.Package, f.Message)
+				}
+				checkReplay(t, dir, f)
+			}
+			for _, pkg := range tt.confirm {
+				if !confirmed[pkg] {
+					t.Errorf("nothing confirmed in %s; findings:\n%s", pkg, stdout)
+				}
+			}
+		})
+	}
+}
+
+// checkReplay runs the replay command of a confirmed finding and compares
+// the failure and the trace with the finding's.
+func checkReplay(t *testing.T, dir string, f finding) {
+	t.Helper()
+	fields := strings.Fields(f.Replay)
+	if len(fields) < 5 || fields[0] != "confirm" || fields[1] != "replay" || fields[3] != f.Token {
+		t.Fatalf("replay command %q: want confirm replay -token %s <package>", f.Replay, f.Token)
+	}
+	stdout, stderr, code := confirmIn(t, dir, "replay", "-json", "-token", f.Token, fields[len(fields)-1])
+	if code != exitFound {
+		t.Fatalf("replay exit status %d, want %d; stderr:\n%s\nstdout:\n%s", code, exitFound, stderr, stdout)
+	}
+	var rep struct {
+		Verdict string `json:"verdict"`
+		Failure *struct {
+			Kind string `json:"kind"`
+		} `json:"failure"`
+		Trace []struct {
+			Step int    `json:"step"`
+			G    int    `json:"g"`
+			Op   string `json:"op"`
+		} `json:"trace"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("replay -json: %v\n%s", err, stdout)
+	}
+	if rep.Verdict != "error" || rep.Failure == nil || f.Failure == nil || rep.Failure.Kind != f.Failure.Kind {
+		t.Fatalf("replay verdict %s failure %+v, want the confirmed %+v", rep.Verdict, rep.Failure, f.Failure)
+	}
+	type step struct {
+		Step, G int
+		Op      string
+	}
+	var want, got []step
+	for _, ev := range f.Trace {
+		want = append(want, step{ev.Step, ev.G, ev.Op})
+	}
+	for _, ev := range rep.Trace {
+		got = append(got, step{ev.Step, ev.G, ev.Op})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("replayed trace differs:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestCheckDemo runs the README example: text output with the
+// diagnostics, verdicts, traces, replay commands (which replay) and the
+// summary, with -C.
+func TestCheckDemo(t *testing.T) {
+	demo := filepath.Join(pipelineTestdata, "demo")
+	stdout, stderr, code := confirmIn(t, ".", "-C", demo, "-budget", "10s", "-seed", "1", "./...")
+	if code != exitFound {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	for _, want := range []string{
+		"bank/bank.go:26:14: lock-order cycle:",
+		"hits/hits.go:23:2: possible data race:",
+		"    Confirmed (test TestTransfer)",
+		"    Confirmed (test TestRecord)",
+		"    deadlock: wait-for cycle among lock waiters",
+		"    race: data race:",
+		"Trace (",
+		"goroutine 1: spawned by goroutine 0 at bank/bank_test.go:12",
+		"confirm: 2 warnings: 2 confirmed, 0 not confirmed within budget, 0 without a test, 0 errors",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "ledger") {
+		t.Errorf("output mentions the correct package ledger:\n%s", stdout)
+	}
+	cmds := regexp.MustCompile(`(?m)^\s+confirm -C \S+ replay -token (\S+) (\S+)$`).FindAllStringSubmatch(stdout, -1)
+	if len(cmds) != 2 {
+		t.Fatalf("want 2 replay commands, got %d:\n%s", len(cmds), stdout)
+	}
+	for _, c := range cmds {
+		out, errOut, code := confirmIn(t, ".", "-C", demo, "replay", "-token", c[1], c[2])
+		if code != exitFound || !strings.Contains(out, "confirm replay: ") {
+			t.Errorf("replay %s: exit %d, want %d\n%s%s", c[2], code, exitFound, out, errOut)
+		}
+	}
+}
+
+// TestCheckRobust checks that a package that does not compile, a test
+// that hangs and a warning no test reaches do not lose the confirmed
+// warning of another package, and that the status is 2.
+func TestCheckRobust(t *testing.T) {
+	stdout, stderr, code := confirmIn(t, filepath.Join(pipelineTestdata, "mixed"), "-budget", "3s", "-grace", "3s", "-seed", "1", "./...")
+	if code != exitError {
+		t.Errorf("exit status %d, want %d", code, exitError)
+	}
+	for _, want := range []string{
+		"hits/hits.go:23:2: possible data race:",
+		"    Confirmed (test TestRecord)",
+		"    Error: hang: test TestPeek of example.com/mixed/stuck hangs",
+		"    No test reaches it: no test calls",
+		"1 package did not compile",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if want := `broken/broken.go:5:28: cannot use "forty-two"`; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks the compiler's message %q:\n%s", want, stderr)
+	}
+}
+
+// TestCheckSequence confirms a user-given sequence (the AB-BA
+// interleaving of testdata/bank) with -trials.
+func TestCheckSequence(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "bank")
+	stdout, stderr, code := confirmIn(t, dir, "-seq", "abba/abba.go:26,abba/abba.go:26,abba/abba.go:28,abba/abba.go:28",
+		"-run", "^TestTransfer$", "-trials", "3", "-budget", "5s", "-seed", "1", "-json")
+	if code != exitFound {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	fs := parseFindings(t, stdout)
+	if len(fs) != 1 {
+		t.Fatalf("want 1 finding, got %d:\n%s", len(fs), stdout)
+	}
+	f := fs[0]
+	if f.Verdict != "confirmed" || f.Kind != "sequence" || len(f.Sequence) != 4 || f.Sequence[0].Posn != "abba/abba.go:26:2" {
+		t.Errorf("finding %+v, want a confirmed sequence of 4 steps from abba/abba.go:26:2", f)
+	}
+	if f.Trials == nil || f.Trials.N != 3 || f.Trials.Found < 1 {
+		t.Errorf("trials %+v, want 3 with at least one finding the error", f.Trials)
+	}
+	checkReplay(t, dir, f)
+}
+
+// TestCheckUsage checks the usage errors of the default command.
+func TestCheckUsage(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "bank")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"bad strategy", []string{"-strategy", "dfs", "./..."}, `unknown -strategy "dfs"`},
+		{"bad heuristic", []string{"-heuristic", "x", "./..."}, `unknown -heuristic "x"`},
+		{"json and sarif", []string{"-json", "-sarif", "./..."}, "-json and -sarif exclude each other"},
+		{"run without seq", []string{"-run", "X", "./..."}, "-run selects the tests of a -seq sequence"},
+		{"bad budget", []string{"-budget", "0s", "./..."}, "-budget must be positive"},
+		{"bad trials", []string{"-trials", "0", "./..."}, "-trials must be at least 1"},
+		{"missing -C dir", []string{"-C", "nosuchdir", "./..."}, "-C: chdir nosuchdir"},
+		{"bad seq file", []string{"-seq", "nosuch.go:3", "-run", "X"}, "-seq:"},
+		{"bad flag", []string{"-nope"}, "flag provided but not defined: -nope"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := confirmIn(t, dir, tt.args...)
+			if code != exitError || !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("exit status %d, stderr:\n%s\nwant %d and %q", code, stderr, exitError, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestCheckSARIF checks the structure of -sarif output: SARIF 2.1.0 with
+// the confirmed trace as a codeFlow of one threadFlow per goroutine.
+func TestCheckSARIF(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "bank")
+	stdout, stderr, code := confirmIn(t, dir, "-seq", "abba/abba.go:26,abba/abba.go:26,abba/abba.go:28,abba/abba.go:28",
+		"-run", "^TestTransfer$", "-budget", "5s", "-seed", "1", "-sarif")
+	if code != exitFound {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name string `json:"name"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				CodeFlows []struct {
+					ThreadFlows []struct {
+						ID        string `json:"id"`
+						Locations []struct {
+							ExecutionOrder int `json:"executionOrder"`
+						} `json:"locations"`
+					} `json:"threadFlows"`
+				} `json:"codeFlows"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatalf("-sarif output does not parse: %v\n%s", err, stdout)
+	}
+	if log.Version != "2.1.0" || log.Schema == "" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "confirm" {
+		t.Fatalf("SARIF header wrong:\n%s", stdout)
+	}
+	res := log.Runs[0].Results
+	if len(res) != 1 || res[0].Level != "error" || len(res[0].CodeFlows) != 1 {
+		t.Fatalf("want one error result with a codeFlow:\n%s", stdout)
+	}
+	if loc := res[0].Locations; len(loc) != 1 || loc[0].PhysicalLocation.ArtifactLocation.URI != "abba/abba.go" ||
+		loc[0].PhysicalLocation.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc[0].PhysicalLocation.Region.StartLine != 26 {
+		t.Errorf("result location %+v, want abba/abba.go line 26 under %%SRCROOT%%", loc)
+	}
+	flows := res[0].CodeFlows[0].ThreadFlows
+	if len(flows) < 3 {
+		t.Errorf("want a threadFlow per goroutine (test and two transfers), got %d", len(flows))
+	}
+	seen := make(map[int]bool)
+	for _, tf := range flows {
+		for _, l := range tf.Locations {
+			if l.ExecutionOrder <= 0 || seen[l.ExecutionOrder] {
+				t.Errorf("threadFlow %s: executionOrder %d is not a fresh step", tf.ID, l.ExecutionOrder)
+			}
+			seen[l.ExecutionOrder] = true
+		}
+	}
+}
