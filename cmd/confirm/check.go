@@ -248,7 +248,7 @@ func printFailure(w io.Writer, r pipeline.Renderer, f *pipeline.Finding, res *ru
 		printf(w, "\n    Trace (%s), goroutine by goroutine:\n", plural(len(res.Trace), "step"))
 		var b strings.Builder
 		printTrace(&b, res, func(file string, line int) string { return r.Posn(file, line, 0) })
-		printf(w, "%s\n", indent(strings.TrimLeft(b.String(), "\n"), "  "))
+		printf(w, "%s\n", indentLines(strings.TrimLeft(b.String(), "\n"), "  "))
 	}
 	if cmd := r.ReplayCommand(f); cmd != "" {
 		printf(w, "\n    Replay:\n        %s\n\n", cmd)
@@ -413,4 +413,17 @@ func isCommandLike(arg string) bool {
 	}
 	st, err := os.Stat(arg)
 	return err != nil || !st.IsDir()
+}
+
+// indentLines is indent without trailing blanks on empty lines.
+func indentLines(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			lines[i] = prefix + l
+		} else {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -16,9 +16,10 @@ import (
 	"github.com/confirm-go/confirm/confirm/runner"
 )
 
-// DefaultStrategy is the search strategy of Options.Strategy "".
-// It becomes "meta" once confirm/rt implements the meta strategy.
-const DefaultStrategy = "random"
+// DefaultStrategy is the search strategy of Options.Strategy "": Rungta
+// and Mercer's greedy depth-first search with the two-tier ranking,
+// driven along the warning's sequence.
+const DefaultStrategy = "meta"
 
 // Verdicts of a Finding.
 const (
