@@ -60,14 +60,16 @@ func TestReadSource(t *testing.T) {
 	}
 }
 
-// TestSmoke regenerates a one-row table: two trials of random search on
-// the smallest TwoStage configuration, whose bug random search finds.
+// TestSmoke regenerates a one-row table: two trials of random search and
+// of the meta strategy with the pfsm heuristic (sequence and distances
+// from the key locations) on the smallest TwoStage configuration, whose
+// bug both find.
 func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary")
 	}
 	out := filepath.Join(t.TempDir(), "BENCHMARKS.md")
-	args := []string{"-trials", "2", "-subjects", "twostage", "-configs", "smallest", "-searches", "random", "-dir", fixtures, "-o", out}
+	args := []string{"-trials", "2", "-subjects", "twostage", "-configs", "smallest", "-searches", "random,meta+pfsm", "-dir", fixtures, "-o", out}
 	if err := run(context.Background(), args, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +80,8 @@ func TestSmoke(t *testing.T) {
 	doc := string(data)
 	for _, want := range []string{
 		"- Command: `go run ./cmd/paperbench " + strings.Join(args, " ") + "`",
-		"| Subject | Locs | random |",
-		"| TwoStage(2,1) | 2 | 1.00 |",
+		"| Subject | Locs | random | meta+pfsm |",
+		"| TwoStage(2,1) | 2 | 1.00 | 1.00 |",
 		"- Budget of a trial: 500 executions, 100000 steps in total",
 	} {
 		if !strings.Contains(doc, want) {
