@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -238,27 +239,54 @@ func TestCheckRobust(t *testing.T) {
 	}
 }
 
-// TestCheckSequence confirms a user-given sequence (the AB-BA
-// interleaving of testdata/bank) with -trials.
+// TestCheckSequence confirms user-given sequences: the AB-BA interleaving
+// of testdata/bank (with -trials) and the Wait-before-Add interleaving of
+// testdata/waitgroup, which no analyzer flags; the same sequence on the
+// correct twin is not confirmed.
 func TestCheckSequence(t *testing.T) {
-	dir := filepath.Join("..", "..", "testdata", "bank")
-	stdout, stderr, code := confirmIn(t, dir, "-seq", "abba/abba.go:26,abba/abba.go:26,abba/abba.go:28,abba/abba.go:28",
-		"-run", "^TestTransfer$", "-trials", "3", "-budget", "5s", "-seed", "1", "-json")
-	if code != exitFound {
-		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	tests := []struct {
+		module, seq, run string
+		trials           int
+		confirmed        bool
+		first            string // posn of the first step
+	}{
+		{"bank", "abba/abba.go:26,abba/abba.go:26,abba/abba.go:28,abba/abba.go:28", "^TestTransfer$", 3, true, "abba/abba.go:26:2"},
+		{"waitgroup", "sum/sum.go:20,sum/sum.go:37", "^TestBatch$", 1, true, "sum/sum.go:20:3"},
+		{"waitgroup", "sumfixed/sumfixed.go:19,sumfixed/sumfixed.go:34", "^TestBatch$", 1, false, "sumfixed/sumfixed.go:19:3"},
 	}
-	fs := parseFindings(t, stdout)
-	if len(fs) != 1 {
-		t.Fatalf("want 1 finding, got %d:\n%s", len(fs), stdout)
+	for _, tt := range tests {
+		t.Run(tt.seq, func(t *testing.T) {
+			dir := filepath.Join("..", "..", "testdata", tt.module)
+			stdout, stderr, code := confirmIn(t, dir, "-seq", tt.seq, "-run", tt.run,
+				"-trials", strconv.Itoa(tt.trials), "-budget", "3s", "-seed", "1", "-json")
+			want := map[bool]int{true: exitFound, false: exitClean}[tt.confirmed]
+			if code != want {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", code, want, stderr)
+			}
+			fs := parseFindings(t, stdout)
+			if len(fs) != 1 {
+				t.Fatalf("want 1 finding, got %d:\n%s", len(fs), stdout)
+			}
+			f := fs[0]
+			steps := len(strings.Split(tt.seq, ","))
+			if f.Kind != "sequence" || len(f.Sequence) != steps || f.Sequence[0].Posn != tt.first {
+				t.Errorf("finding %+v, want a sequence of %d steps from %s", f, steps, tt.first)
+			}
+			if !tt.confirmed {
+				if f.Verdict != "unconfirmed" {
+					t.Errorf("verdict %s, want unconfirmed", f.Verdict)
+				}
+				return
+			}
+			if f.Verdict != "confirmed" {
+				t.Fatalf("verdict %s, want confirmed:\n%s", f.Verdict, stdout)
+			}
+			if tt.trials > 1 && (f.Trials == nil || f.Trials.N != tt.trials || f.Trials.Found < 1) {
+				t.Errorf("trials %+v, want %d with at least one finding the error", f.Trials, tt.trials)
+			}
+			checkReplay(t, dir, f)
+		})
 	}
-	f := fs[0]
-	if f.Verdict != "confirmed" || f.Kind != "sequence" || len(f.Sequence) != 4 || f.Sequence[0].Posn != "abba/abba.go:26:2" {
-		t.Errorf("finding %+v, want a confirmed sequence of 4 steps from abba/abba.go:26:2", f)
-	}
-	if f.Trials == nil || f.Trials.N != 3 || f.Trials.Found < 1 {
-		t.Errorf("trials %+v, want 3 with at least one finding the error", f.Trials)
-	}
-	checkReplay(t, dir, f)
 }
 
 // TestCheckUsage checks the usage errors of the default command.
