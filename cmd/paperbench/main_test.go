@@ -82,7 +82,7 @@ func TestSmoke(t *testing.T) {
 		"- Command: `go run ./cmd/paperbench " + strings.Join(args, " ") + "`",
 		"| Subject | Locs | random | meta+pfsm |",
 		"| TwoStage(2,1) | 2 | 1.00 | 1.00 |",
-		"- Budget of a trial: 500 executions, 100000 steps in total",
+		"- Budget of a trial: 300 executions, 100000 steps in total",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("output lacks %q:\n%s", want, doc)
