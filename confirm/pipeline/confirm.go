@@ -92,9 +92,10 @@ func (p *packagePlan) close() {
 	}
 }
 
-// config is the runtime configuration of the search for it.
-func (it *item) config(opts Options, seed int64) rt.Config {
-	return rt.Config{
+// config is the runtime configuration of the search for it, whose
+// sequence indexes into locs.
+func (it *item) config(opts Options, seed int64, locs []rt.Location) rt.Config {
+	cfg := rt.Config{
 		Strategy:       opts.Strategy,
 		Seed:           seed,
 		MaxSteps:       opts.MaxSteps,
@@ -104,6 +105,29 @@ func (it *item) config(opts Options, seed int64) rt.Config {
 		BacktrackBound: opts.BacktrackBound,
 		Distances:      it.dist,
 	}
+	if opts.Heuristic == "prefer" {
+		cfg.Prefer = preferred(it.seq, locs)
+	}
+	return cfg
+}
+
+// preferred returns the file:line of the sequence's steps: the prefer
+// heuristic favours the goroutines spawned there (the go statements on the
+// call paths to the warning's operations).
+func preferred(seq []int, locs []rt.Location) []string {
+	var out []string
+	seen := make(map[string]bool)
+	for _, i := range seq {
+		if i < 0 || i >= len(locs) {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d", locs[i].File, locs[i].Line)
+		if !seen[pos] {
+			seen[pos] = true
+			out = append(out, pos)
+		}
+	}
+	return out
 }
 
 // confirm searches for an error consistent with it's warning and decides
@@ -133,7 +157,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 // runSearch runs it's tests (in parallel, until the first error) with one
 // search each.
 func (p *packagePlan) runSearch(ctx context.Context, opts Options, it *item, seed int64) (*runner.Result, error) {
-	results, err := p.bin.RunTests(ctx, it.tests, runner.RunOptions{Config: it.config(opts, seed), Grace: opts.Grace})
+	results, err := p.bin.RunTests(ctx, it.tests, runner.RunOptions{Config: it.config(opts, seed, p.locs), Grace: opts.Grace})
 	for _, r := range results {
 		it.finding.Stats = addStats(it.finding.Stats, r.Stats)
 	}
@@ -156,7 +180,7 @@ func (p *packagePlan) runTrials(ctx context.Context, opts Options, it *item, see
 	f := it.finding
 	sum, err := trials.RunBinary(ctx, p.bin, trials.Spec{
 		Test:   it.tests[0],
-		Config: it.config(opts, seed),
+		Config: it.config(opts, seed, p.locs),
 		Budget: trials.Budget{Wall: opts.Budget},
 		Expect: expectedKinds(f.Warning.Kind),
 		Grace:  opts.Grace,

@@ -157,3 +157,32 @@ func describe(rep *Report) string {
 	}
 	return b.String()
 }
+
+// TestRunStrategies confirms the demo's AB-BA deadlock with every
+// strategy and secondary heuristic the command line offers.
+func TestRunStrategies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs instrumented tests")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ strategy, heuristic string }{
+		{"random", ""}, {"pct", ""}, {"meta", "random"}, {"meta", "prefer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.strategy+"/"+tt.heuristic, func(t *testing.T) {
+			rep, err := Run(context.Background(), Options{
+				Dir: dir, Patterns: []string{"./bank"}, Budget: 10 * time.Second, Seed: 1,
+				Strategy: tt.strategy, Heuristic: tt.heuristic,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Findings) != 1 || rep.Findings[0].Verdict != Confirmed {
+				t.Errorf("want the AB-BA cycle confirmed; findings:%s", describe(rep))
+			}
+		})
+	}
+}
