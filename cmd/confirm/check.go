@@ -125,6 +125,9 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	wd, _ := os.Getwd()
 	r := pipeline.Renderer{WD: wd, Command: commandName(ctx)}
+	for _, e := range rep.PackageErrors {
+		printf(stderr, "confirm: package %s:\n%s\n", e.Package, indent(r.Text(e.Message), "\t"))
+	}
 	switch {
 	case f.json:
 		if err := writeJSON(stdout, r.JSON(rep)); err != nil {
@@ -136,9 +139,6 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	default:
 		printCheckText(stdout, r, rep)
-	}
-	for _, e := range rep.PackageErrors {
-		printf(stderr, "confirm: package %s does not compile:\n%s\n", e.Package, indent(r.Text(e.Message), "\t"))
 	}
 	return checkStatus(rep)
 }
@@ -266,7 +266,7 @@ func summaryLine(rep *pipeline.Report) string {
 	}
 	s := fmt.Sprintf("confirm: %s: %s", plural(len(rep.Findings), "warning"), strings.Join(parts, ", "))
 	if n := len(rep.PackageErrors); n > 0 {
-		s += fmt.Sprintf("; %s did not compile", plural(n, "package"))
+		s += fmt.Sprintf("; %s could not be built (errors on stderr)", plural(n, "package"))
 	}
 	return s + fmt.Sprintf(" (%.1fs, seed %d)", rep.Wall.Seconds(), rep.Seed)
 }

@@ -228,7 +228,7 @@ func TestCheckRobust(t *testing.T) {
 		"    Confirmed (test TestRecord)",
 		"    Error: hang: test TestPeek of example.com/mixed/stuck hangs",
 		"    No test reaches it: no test calls",
-		"1 package did not compile",
+		"1 package could not be built",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

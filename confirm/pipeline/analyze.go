@@ -97,7 +97,7 @@ func loadErrors(p *packages.Package) string {
 	seen := make(map[string]bool)
 	packages.Visit([]*packages.Package{p}, nil, func(q *packages.Package) {
 		for _, e := range q.Errors {
-			s := e.Error()
+			s := strings.TrimPrefix(e.Error(), "-: ")
 			if !seen[s] {
 				seen[s] = true
 				lines = append(lines, s)
