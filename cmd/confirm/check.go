@@ -241,7 +241,7 @@ func printFailure(w io.Writer, r pipeline.Renderer, f *pipeline.Finding, res *ru
 	if fl := res.Failure; fl != nil {
 		printf(w, "\n    %s: %s\n", fl.Kind, indent(r.Text(fl.Message), "    ")[4:])
 		if fl.Stack != "" && fl.Kind != rt.FailDeadlock {
-			printf(w, "\n%s\n", indent(r.Text(lastLines(fl.Stack, 30)), "        "))
+			printf(w, "\n%s\n", indentLines(r.Text(lastLines(fl.Stack, 30)), "        "))
 		}
 	}
 	if len(res.Trace) > 0 {

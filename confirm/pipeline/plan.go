@@ -114,6 +114,7 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 // add appends the steps of seq to the plan's locations and records them
 // as it's sequence.
 func (p *packagePlan) add(it *item, seq sequence.Sequence) {
+	seq.Steps = shortLabels(seq.Steps, it.finding.Warning)
 	p.locs, it.seq = seq.Indexed(p.locs)
 	for i, l := range seq.Steps {
 		st := Step{Location: l}
@@ -218,4 +219,21 @@ func planUserSequence(ctx context.Context, opts Options) (*packagePlan, error) {
 		}
 	}
 	return p, nil
+}
+
+// shortLabels labels the racing accesses of a race warning's sequence by
+// the variable alone ("(hits.Counter).total"), which is how the trace and
+// the race failure ("write at (hits.Counter).total (hits.go:23)") name them.
+func shortLabels(steps []rt.Location, w *warning.Warning) []rt.Location {
+	if w.Kind != warning.Race || len(w.Objects) != 1 {
+		return steps
+	}
+	out := make([]rt.Location, len(steps))
+	for i, l := range steps {
+		if l.Kind == "read" || l.Kind == "write" {
+			l.Label = w.Objects[0]
+		}
+		out[i] = l
+	}
+	return out
 }
