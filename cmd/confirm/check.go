@@ -212,8 +212,6 @@ func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
 	}
 	verdict := strings.ToUpper(pipeline.VerdictText(f)[:1]) + pipeline.VerdictText(f)[1:]
 	switch {
-	case f.Verdict == pipeline.NoTest && len(f.Unreached) > 0:
-		verdict += ": no test calls " + strings.Join(f.Unreached, ", ")
 	case f.Verdict == pipeline.NoTest && f.Cause != "":
 		verdict += ": " + f.Cause
 	case f.Test != "" && f.Verdict != pipeline.NoTest:

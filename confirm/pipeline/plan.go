@@ -84,6 +84,7 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 		tests, unreached := prog.Select(f.Warning)
 		if len(tests) == 0 {
 			f.Verdict, f.Unreached = NoTest, unreached
+			f.Cause = fmt.Sprintf("no test of %s calls %s (the tests of the warning's own package are used)", p.pkgPath, strings.Join(unreached, ", "))
 			continue
 		}
 		f.Test = shortTest(tests[0])
