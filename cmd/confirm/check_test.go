@@ -227,7 +227,7 @@ func TestCheckRobust(t *testing.T) {
 		"hits/hits.go:23:2: possible data race:",
 		"    Confirmed (test TestRecord)",
 		"    Error: hang: test TestPeek of example.com/mixed/stuck hangs",
-		"    No test reaches it: no test of example.com/mixed/untested calls untested.Forward, untested.Backward",
+		"    No test reaches it: no test of example.com/mixed/untested calls untested.",
 		"1 package could not be built",
 	} {
 		if !strings.Contains(stdout, want) {
