@@ -289,6 +289,7 @@ func (b *Binary) result(raw *rt.Result, cfg rt.Config) *Result {
 		if ev.Object == 0 {
 			name = b.nameAt(ev)
 		}
+		ev.Func = userFunc(ev.Func)
 		res.Trace = append(res.Trace, Event{Event: ev, Name: name})
 	}
 	return res
@@ -305,8 +306,16 @@ func (b *Binary) goroutines(raw *rt.Result) []rt.Goroutine {
 		if strings.HasPrefix(g.Func, b.instr.RuntimePath+".") {
 			gs[i].Func = b.Package + "." + raw.Test
 		}
+		gs[i].Func = userFunc(gs[i].Func)
 	}
 	return gs
+}
+
+// userFunc names a function as the user wrote it: the instrumenter moves
+// the body of each TestX into a function confirmTestX, so
+// "pkg.confirmTestX.func1" is the user's "pkg.TestX.func1".
+func userFunc(name string) string {
+	return strings.ReplaceAll(name, ".confirmTest", ".Test")
 }
 
 // objectNames names the objects of a trace. The instrumenter names what
