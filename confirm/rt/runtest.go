@@ -127,6 +127,7 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 			break
 		}
 	}
+	releaseWorkers()
 	res.Stats.Seconds = time.Since(start).Seconds()
 	writeResult(t, cfg, res)
 	return res

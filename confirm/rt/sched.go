@@ -12,7 +12,8 @@ import (
 )
 
 // active is the controlled execution in progress, nil outside one. It is
-// the runtime's only global scheduler state besides the stray registry.
+// the runtime's only global scheduler state besides the stray registry
+// and the worker pool (workers.go).
 var active atomic.Pointer[exec]
 
 // stuckAfter is how long an execution may make no progress at all
@@ -183,12 +184,16 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 	g.vc.tick(g.id)
 	e.gs = append(e.gs, g)
 	if f != nil {
-		go e.run(g, f)
+		spawn(g, f)
 	}
 	return g
 }
 
-// run is the body of every controlled goroutine.
+// run is the body of every controlled goroutine. It returns when f
+// returned or panicked, not when it Goexited. The stack dump of a running
+// goroutine shows g as its second argument (see identifyAllLocked).
+//
+//go:noinline
 func (e *exec) run(g *G, f func()) {
 	if e.slow.Load() {
 		g.identify()
