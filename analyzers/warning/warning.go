@@ -6,9 +6,9 @@ package warning
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -33,6 +33,9 @@ const (
 	// Race is a possible data race on a variable or field.
 	Race Kind = "race"
 )
+
+// String returns the kind as it appears in output, e.g. "lock-order-cycle".
+func (k Kind) String() string { return string(k) }
 
 // Access says what a site does to the object of the warning.
 type Access string
@@ -143,19 +146,17 @@ func (w *Warning) Finish(fset *token.FileSet) {
 // role, and line relative to the start of the enclosing declaration when
 // that is known (so edits elsewhere in the file keep the ID).
 func ComputeID(w *Warning, fset *token.FileSet) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", w.Analyzer, w.Kind, w.Package)
 	objs := append([]string(nil), w.Objects...)
 	sort.Strings(objs)
-	fmt.Fprintf(h, "%s\x00", strings.Join(objs, ","))
+	key := []string{w.Analyzer, w.Kind.String(), w.Package, strings.Join(objs, ",")}
 	for _, s := range w.Sites {
 		file := s.Position.Filename
 		if i := strings.LastIndexAny(file, `/\`); i >= 0 {
 			file = file[i+1:]
 		}
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%d\x00", file, s.Func, s.Role, s.Access, s.FuncLine)
+		key = append(key, file, s.Func, s.Role, string(s.Access), strconv.Itoa(s.FuncLine))
 	}
-	sum := h.Sum(nil)
+	sum := sha256.Sum256([]byte(strings.Join(key, "\x00")))
 	return string(w.Kind) + "-" + hex.EncodeToString(sum[:6])
 }
 
