@@ -346,38 +346,10 @@ func checkReplayCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: pkg, Locations: tok.Locations, Accesses: rtok.Accesses})
-	if err != nil {
-		return err
-	}
-	defer closeBinary(bin, stderr)
-	if !contains(bin.Tests, rtok.Test) {
-		return fmt.Errorf("the token replays test %s, which %s does not have (tests: %s)", rtok.Test, bin.Package, strings.Join(bin.Tests, ", "))
-	}
-	if err := bin.Compile(ctx); err != nil {
-		return err
-	}
-	res, err := bin.Run(ctx, rtok.Test, runner.RunOptions{
-		Config:  rt.Config{Strategy: "replay", Replay: rtok.Runtime, MaxSteps: rtok.MaxSteps},
-		Timeout: *timeout,
+	return replayExecution(ctx, stdout, stderr, replayRequest{
+		pkg: pkg, tok: rtok, locs: tok.Locations,
+		printed: strings.TrimSpace(*tokFlag), timeout: *timeout, json: *jsonOut,
 	})
-	if err != nil {
-		return reportRunError(stdout, stderr, err, *jsonOut)
-	}
-	if res.Token != "" {
-		res.Token = strings.TrimSpace(*tokFlag)
-	}
-	rep := &report{
-		Package: bin.Package,
-		Arg:     pkg,
-		Tests:   []string{rtok.Test},
-		Replay:  true,
-		Stats:   res.Stats,
-		Wall:    time.Since(start),
-		Result:  res,
-	}
-	return rep.write(stdout, *jsonOut)
 }
 
 // hasPipelineToken reports whether the replay arguments give a token of

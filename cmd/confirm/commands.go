@@ -169,12 +169,33 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	return replayExecution(ctx, stdout, stderr, replayRequest{pkg: pkg, tok: tok, timeout: *timeout, json: *jsonOut})
+}
+
+// A replayRequest says which execution to replay and how.
+type replayRequest struct {
+	pkg string
+	tok runner.Token
+	// locs are the observe, read and write points the run that printed the
+	// token instrumented; the schedule passes them.
+	locs []rt.Location
+	// printed, when set, is the token as the user gave it, reported back
+	// in place of the runner's token.
+	printed string
+	timeout time.Duration
+	json    bool
+}
+
+// replayExecution rebuilds the package instrumented as the token says,
+// re-runs the one execution it describes and writes the report.
+func replayExecution(ctx context.Context, stdout, stderr io.Writer, req replayRequest) error {
 	start := time.Now()
-	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: pkg, Accesses: tok.Accesses})
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: req.pkg, Locations: req.locs, Accesses: req.tok.Accesses})
 	if err != nil {
 		return err
 	}
 	defer closeBinary(bin, stderr)
+	tok := req.tok
 	if !contains(bin.Tests, tok.Test) {
 		return fmt.Errorf("the token replays test %s, which %s does not have (tests: %s)", tok.Test, bin.Package, strings.Join(bin.Tests, ", "))
 	}
@@ -183,21 +204,24 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	res, err := bin.Run(ctx, tok.Test, runner.RunOptions{
 		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime, MaxSteps: tok.MaxSteps},
-		Timeout: *timeout,
+		Timeout: req.timeout,
 	})
 	if err != nil {
-		return reportRunError(stdout, stderr, err, *jsonOut)
+		return reportRunError(stdout, stderr, err, req.json)
+	}
+	if req.printed != "" && res.Token != "" {
+		res.Token = req.printed
 	}
 	rep := &report{
 		Package: bin.Package,
-		Arg:     pkg,
+		Arg:     req.pkg,
 		Tests:   []string{tok.Test},
 		Replay:  true,
 		Stats:   res.Stats,
 		Wall:    time.Since(start),
 		Result:  res,
 	}
-	return rep.write(stdout, *jsonOut)
+	return rep.write(stdout, req.json)
 }
 
 func contains(list []string, s string) bool {
