@@ -322,51 +322,6 @@ func chdirFlag(ctx context.Context, args []string) (context.Context, []string, e
 	return context.WithValue(ctx, chdirKey{}, dir), args, nil
 }
 
-// checkReplayCmd implements confirm replay for the tokens the default
-// command prints: they carry the locations the package was instrumented
-// with, which the schedule passes.
-func checkReplayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", replaySynopsis, stderr)
-	tokFlag := fs.String("token", "", "replay `token` printed by confirm")
-	jsonOut := fs.Bool("json", false, "print the result as JSON")
-	timeout := fs.Duration("timeout", time.Minute, "wall time the replay may take before the test is killed as hung")
-	pkg, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	tok, err := pipeline.ParseToken(*tokFlag, wd)
-	if err != nil {
-		return err
-	}
-	rtok, err := runner.ParseToken(tok.Runner)
-	if err != nil {
-		return err
-	}
-	return replayExecution(ctx, stdout, stderr, replayRequest{
-		pkg: pkg, tok: rtok, locs: tok.Locations,
-		printed: strings.TrimSpace(*tokFlag), timeout: *timeout, json: *jsonOut,
-	})
-}
-
-// hasPipelineToken reports whether the replay arguments give a token of
-// the default command.
-func hasPipelineToken(args []string) bool {
-	for i, a := range args {
-		a = strings.TrimLeft(a, "-")
-		switch {
-		case a == "token" && i+1 < len(args):
-			return pipeline.IsToken(args[i+1])
-		case strings.HasPrefix(a, "token="):
-			return pipeline.IsToken(strings.TrimPrefix(a, "token="))
-		}
-	}
-	return false
-}
-
 // first returns the first argument, or "".
 func first(args []string) string {
 	if len(args) == 0 {

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -20,23 +17,7 @@ var pipelineTestdata = filepath.Join("..", "..", "confirm", "pipeline", "testdat
 // confirmIn runs the confirm binary in dir.
 func confirmIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	if confirmBin == "" {
-		t.Skip("end-to-end tests need the confirm binary (not built in -short mode)")
-	}
-	cmd := exec.Command(confirmBin, args...)
-	cmd.Dir = dir
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
-		t.Fatalf("confirm %s: %v", strings.Join(args, " "), err)
-	}
-	return out.String(), errOut.String(), code
+	return runConfirm(t, dir, nil, args...)
 }
 
 // finding is the part of the -json schema the tests read.

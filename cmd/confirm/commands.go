@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/confirm-go/confirm/confirm/pipeline"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
 )
@@ -155,7 +156,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // replayCmd implements confirm replay.
 func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", replaySynopsis, stderr)
-	tokFlag := fs.String("token", "", "replay `token` printed by confirm run")
+	tokFlag := fs.String("token", "", "replay `token` printed by confirm or confirm run")
 	jsonOut := fs.Bool("json", false, "print the result as JSON")
 	timeout := fs.Duration("timeout", time.Minute, "wall time the replay may take before the test is killed as hung")
 	pkg, err := parse(fs, args)
@@ -165,11 +166,24 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *tokFlag == "" {
 		return usageFail(fs, "-token is required")
 	}
-	tok, err := runner.ParseToken(*tokFlag)
-	if err != nil {
+	req := replayRequest{pkg: pkg, timeout: *timeout, json: *jsonOut}
+	if pipeline.IsToken(*tokFlag) {
+		// A token of the default command also carries the locations the
+		// package was instrumented with, which the schedule passes.
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		ptok, err := pipeline.ParseToken(*tokFlag, wd)
+		if err != nil {
+			return err
+		}
+		*tokFlag, req.locs, req.printed = ptok.Runner, ptok.Locations, strings.TrimSpace(*tokFlag)
+	}
+	if req.tok, err = runner.ParseToken(*tokFlag); err != nil {
 		return err
 	}
-	return replayExecution(ctx, stdout, stderr, replayRequest{pkg: pkg, tok: tok, timeout: *timeout, json: *jsonOut})
+	return replayExecution(ctx, stdout, stderr, req)
 }
 
 // A replayRequest says which execution to replay and how.

@@ -59,11 +59,18 @@ func confirm(t *testing.T, module string, args ...string) (stdout, stderr string
 // confirmEnv is confirm with extra environment variables.
 func confirmEnv(t *testing.T, module string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runConfirm(t, filepath.Join("..", "..", "testdata", module), env, args...)
+}
+
+// runConfirm runs the confirm binary in dir with extra environment
+// variables and returns its output and exit status.
+func runConfirm(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	if confirmBin == "" {
 		t.Skip("end-to-end tests need the confirm binary (not built in -short mode)")
 	}
 	cmd := exec.Command(confirmBin, args...)
-	cmd.Dir = filepath.Join("..", "..", "testdata", module)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -128,9 +128,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cmd = runCmd
 	case "replay":
 		cmd = replayCmd
-		if hasPipelineToken(rest) {
-			cmd = checkReplayCmd
-		}
 	case "help":
 		printString(stdout, checkUsage+"\n"+usage)
 		return exitClean
