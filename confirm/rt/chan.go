@@ -328,7 +328,7 @@ func (e *exec) caseReadyLocked(g *G, c *Case) bool {
 func (e *exec) partnerLocked(g *G, c *Case) (*G, int) {
 	var best *G
 	bi := -1
-	for _, h := range e.gs {
+	for _, h := range e.live {
 		if h == g || h.state != gParked || h.op.done || h.op.hasDefault {
 			continue
 		}
@@ -389,13 +389,13 @@ func (e *exec) execChanLocked(g *G) {
 	if o.done {
 		return // completed by a partner or a poll
 	}
-	var buf [8]int
-	ready := buf[:0]
+	ready := e.ready[:0]
 	for i, n := 0, o.ncases(); i < n; i++ {
 		if e.caseReadyLocked(g, o.caseAt(i)) {
 			ready = append(ready, i)
 		}
 	}
+	e.ready = ready
 	switch {
 	case len(ready) > 0:
 		i := ready[0]

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"slices"
 )
 
 // enabledLocked returns the parked goroutines whose pending operation can
@@ -10,38 +11,73 @@ import (
 func (e *exec) enabledLocked() []*G {
 	en := e.cands[:0]
 	e.nExt = 0
-	var acc [8]*G
-	nacc := 0
-	for _, g := range e.gs {
+	for _, g := range e.live {
 		if g.state != gParked {
 			continue
 		}
-		if e.canRunLocked(g) || (g.op.ext && e.pollLocked(g)) {
-			en = append(en, g)
-			if k := g.op.kind; (k == opRead || k == opWrite) && nacc < len(acc) {
-				acc[nacc] = g
-				nacc++
-			}
-			continue
+		// canRunLocked, with its common cases spelled out.
+		o := &g.op
+		var ok bool
+		switch {
+		case o.done || alwaysEnabled&(1<<o.kind) != 0:
+			ok = true
+		case o.kind == opLock && o.mu != nil:
+			ok = !o.mu.held
+		default:
+			ok = e.mayProceedLocked(g) || (o.ext && e.pollLocked(g))
 		}
-		if g.op.ext {
+		if ok {
+			en = append(en, g)
+		} else if o.ext {
 			e.nExt++
 		}
 	}
 	e.cands = en
+	e.anyYielded, e.anyYieldOp = false, false
+	var acc [8]*G
+	nacc := 0
+	for _, g := range en {
+		if g.yieldStep >= 0 {
+			e.anyYielded = true
+		}
+		switch g.op.kind {
+		case opYield, opSleep:
+			e.anyYieldOp = true
+		case opRead, opWrite:
+			if nacc < len(acc) {
+				acc[nacc] = g
+				nacc++
+			}
+		}
+	}
 	if nacc > 1 {
 		e.parkedRaceLocked(acc[:nacc])
 	}
 	return en
 }
 
+// alwaysEnabled is the set of operation kinds that can always proceed
+// (a bit per kind): canRunLocked need not be asked.
+const alwaysEnabled = 1<<opGo | 1<<opExit | 1<<opUnlock | 1<<opRUnlock | 1<<opTryLock |
+	1<<opTryRLock | 1<<opWGAdd | 1<<opCondWait | 1<<opCondSignal | 1<<opCondBroadcast |
+	1<<opClose | 1<<opAtomic | 1<<opYield | 1<<opSleep | 1<<opRead | 1<<opWrite | 1<<opObserve
+
 // canRunLocked reports whether g's pending operation can proceed without
 // an external event.
 func (e *exec) canRunLocked(g *G) bool {
 	o := &g.op
-	if o.done {
+	switch {
+	case o.done || alwaysEnabled&(1<<o.kind) != 0:
 		return true
+	case o.kind == opLock && o.mu != nil:
+		return !o.mu.held
 	}
+	return e.mayProceedLocked(g)
+}
+
+// mayProceedLocked is canRunLocked for the operations that may block.
+func (e *exec) mayProceedLocked(g *G) bool {
+	o := &g.op
 	switch o.kind {
 	case opStart:
 		return !g.adopting
@@ -82,6 +118,9 @@ func (e *exec) canRunLocked(g *G) bool {
 // each of them has run or is no longer enabled. When every enabled
 // goroutine has lower priority, all are candidates.
 func (e *exec) fairLocked(en []*G) []*G {
+	if !e.anyYielded {
+		return en
+	}
 	fair := e.fair[:0]
 	for _, g := range en {
 		if !e.lowPriorityLocked(g) {
@@ -110,6 +149,9 @@ func (e *exec) lowPriorityLocked(g *G) bool {
 
 // onlyYieldersLocked reports whether every candidate is at a yield.
 func (e *exec) onlyYieldersLocked(gs []*G) bool {
+	if !e.anyYieldOp {
+		return false
+	}
 	for _, g := range gs {
 		if k := g.op.kind; k != opYield && k != opSleep {
 			return false
@@ -204,87 +246,112 @@ func (e *exec) fillDecisionLocked(fair []*G) {
 	d := &e.dec
 	d.Step = e.step + 1
 	d.Last = e.lastG
-	d.Enabled = d.Enabled[:0]
-	for _, g := range fair {
-		c := Candidate{G: g.id, Op: g.op.kind.String(), Loc: -1, PC: g.op.pc}
-		if g.op.kind == opStart {
+	if cap(d.Enabled) < len(fair) {
+		d.Enabled = make([]Candidate, len(fair), 2*len(fair))
+	}
+	d.Enabled = d.Enabled[:len(fair)]
+	if e.onlyGs {
+		for i, g := range fair {
+			d.Enabled[i].G = g.id
+		}
+		return
+	}
+	for i, g := range fair {
+		c := &d.Enabled[i]
+		o := &g.op
+		c.G, c.Op, c.Object, c.Loc, c.PC, c.code = g.id, o.kind.String(), 0, -1, o.pc, o.kind
+		switch o.kind {
+		case opStart:
 			c.PC = g.fnPC
+		case opRead, opWrite, opObserve:
+			c.Loc = o.loc
 		}
-		if g.op.hdr != nil {
-			c.Object = g.op.hdr.id
+		if o.hdr != nil {
+			c.Object = o.hdr.id
 		}
-		if k := g.op.kind; k == opRead || k == opWrite || k == opObserve {
-			c.Loc = g.op.loc
-		}
-		c.code = g.op.kind
-		d.Enabled = append(d.Enabled, c)
 	}
 }
 
-// holdersLocked returns the goroutines a parked lock waiter waits for.
-func (e *exec) holdersLocked(g *G) []int {
+// holdersLocked returns the goroutines a parked lock waiter waits for. A
+// single holder is returned in one.
+func (e *exec) holdersLocked(g *G, one *[1]int) []int {
 	o := &g.op
 	if o.done {
 		return nil
 	}
+	holder := -1
 	switch o.kind {
 	case opLock:
 		if o.rw != nil {
 			if o.phase == 0 {
 				if o.rw.wHeld {
-					return []int{o.rw.wOwner}
+					holder = o.rw.wOwner
 				}
-				return nil
+				break
 			}
 			return o.rw.readerGs
 		}
 		if o.mu.held && o.mu.owner >= 0 {
-			return []int{o.mu.owner}
+			holder = o.mu.owner
 		}
 	case opRLock:
 		if o.phase == 1 && o.rw.wHeld {
-			return []int{o.rw.wOwner}
+			holder = o.rw.wOwner
 		}
 	case opOnce:
 		if o.once.running {
-			return []int{o.once.runner}
+			holder = o.once.runner
 		}
 	}
-	return nil
+	if holder < 0 {
+		return nil
+	}
+	one[0] = holder
+	return one[:]
 }
 
 // checkCycleLocked runs the wait-for-cycle oracle from g, which has just
 // started waiting: following "waits for a lock held by" edges from g, a
 // path back to g is a deadlock even while other goroutines still run.
 func (e *exec) checkCycleLocked(g *G) {
-	path := []int{g.id}
-	seen := map[int]bool{g.id: true}
-	var dfs func(h *G) bool
-	dfs = func(h *G) bool {
-		if h.state != gParked || e.canRunLocked(h) {
-			return false
-		}
-		for _, id := range e.holdersLocked(h) {
-			if id == g.id {
-				return true
-			}
-			if seen[id] || id < 0 || id >= len(e.gs) {
-				continue
-			}
-			seen[id] = true
-			path = append(path, id)
-			if dfs(e.gs[id]) {
-				return true
-			}
-			path = path[:len(path)-1]
-		}
-		return false
-	}
-	if len(e.holdersLocked(g)) == 0 || !dfs(g) {
+	var one [1]int
+	if len(e.holdersLocked(g, &one)) == 0 {
 		return
 	}
+	e.cycle = append(e.cycle[:0], g.id)
+	e.seen = append(e.seen[:0], make([]bool, len(e.gs))...)
+	e.seen[g.id] = true
+	if !e.waitsForLocked(g, g.id) {
+		return
+	}
+	path := slices.Clone(e.cycle)
 	f := e.blockedFailureLocked(FailDeadlock, "wait-for cycle among lock waiters", path)
 	e.endLocked(f)
+}
+
+// waitsForLocked reports whether the parked goroutine h waits, through a
+// chain of lock holders, for goroutine target; it extends e.cycle along
+// the chain it explores.
+func (e *exec) waitsForLocked(h *G, target int) bool {
+	if h.state != gParked || e.canRunLocked(h) {
+		return false
+	}
+	var one [1]int
+	for _, id := range e.holdersLocked(h, &one) {
+		if id == target {
+			return true
+		}
+		if id < 0 || id >= len(e.gs) || e.seen[id] {
+			continue
+		}
+		e.seen[id] = true
+		e.cycle = append(e.cycle, id)
+		if e.waitsForLocked(e.gs[id], target) {
+			return true
+		}
+		e.cycle = e.cycle[:len(e.cycle)-1]
+	}
+	return false
 }
 
 // String describes a goroutine for messages.

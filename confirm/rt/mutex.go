@@ -27,7 +27,7 @@ func (e *exec) touchLocked(h *objHdr, kind uint8) bool {
 		return false
 	}
 	e.nobj++
-	*h = objHdr{epoch: e.epoch, id: e.nobj, kind: kind}
+	*h = objHdr{epoch: e.epoch, id: e.nobj, kind: kind, vc: h.vc[:0]}
 	return true
 }
 

@@ -105,9 +105,16 @@ type objHdr struct {
 
 // op is a goroutine's pending operation and, once executed, its result.
 type op struct {
-	kind opKind
-	pc   uintptr
-	hdr  *objHdr
+	// The fields the scheduler reads at every decision come first, so
+	// that checking a parked goroutine touches few cache lines.
+	kind       opKind
+	done       bool  // completed by a partner or an external poll
+	hasDefault bool  // select with a default case
+	ext        bool  // some case is on a channel the execution did not make
+	phase      uint8 // rlock/lock of RWMutex: 1 = registered and waiting
+
+	pc  uintptr
+	hdr *objHdr
 
 	mu   *Mutex
 	rw   *RWMutex
@@ -117,20 +124,16 @@ type op struct {
 
 	// Channel operations: c0 is the single case of send/recv, cases the
 	// cases of a select.
-	c0         Case
-	cases      []Case
-	hasDefault bool
-	ext        bool // some case is on a channel the execution did not make
+	c0    Case
+	cases []Case
 
 	addr  unsafe.Pointer // read/write/atomic
 	loc   int
 	delta int // wg.add
 	fn    func()
 	sub   *subtest // go (spawning a subtest) and subtest (waiting for it)
-	phase uint8    // rlock/lock of RWMutex: 1 = registered and waiting
 
 	// Results.
-	done     bool   // completed by a partner or an external poll
 	choice   int    // select case taken (-1 default)
 	ok       bool   // trylock result, once: run f
 	panicMsg string // the operation panics in its goroutine

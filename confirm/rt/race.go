@@ -13,18 +13,34 @@ func (v *vclock) tick(id int) {
 	(*v)[id]++
 }
 
+// grow extends v with zeros to n entries.
 func (v *vclock) grow(n int) {
 	if len(*v) < n {
-		*v = append(*v, make([]uint32, n-len(*v))...)
+		v.extend(n)
 	}
+}
+
+// extend is grow's slow path; it leaves room for more goroutines.
+func (v *vclock) extend(n int) {
+	if cap(*v) < n {
+		w := make(vclock, len(*v), max(n, 2*cap(*v), 8))
+		copy(w, *v)
+		*v = w
+	}
+	old := len(*v)
+	*v = (*v)[:n]
+	clear((*v)[old:])
 }
 
 // join sets v to the pointwise maximum of v and w.
 func (v *vclock) join(w vclock) {
-	v.grow(len(w))
+	if len(*v) < len(w) {
+		v.extend(len(w))
+	}
+	u := (*v)[:len(w)]
 	for i, x := range w {
-		if x > (*v)[i] {
-			(*v)[i] = x
+		if x > u[i] {
+			u[i] = x
 		}
 	}
 }
@@ -36,7 +52,12 @@ func (v vclock) get(id int) uint32 {
 	return 0
 }
 
-func (v vclock) clone() vclock { return append(vclock(nil), v...) }
+// clone returns a copy of v with room for a few more goroutines.
+func (v vclock) clone() vclock {
+	w := make(vclock, len(v), len(v)+8)
+	copy(w, v)
+	return w
+}
 
 // acquire orders g after every release into h.
 func (g *G) acquire(h *objHdr) { g.vc.join(h.vc) }

@@ -260,4 +260,5 @@ func (e *exec) reuse(prev *exec) {
 	}
 	e.events, e.tok = prev.events[:0], prev.tok[:0]
 	e.cands, e.fair, e.dec.Enabled = prev.cands[:0], prev.fair[:0], prev.dec.Enabled[:0]
+	e.ready, e.cycle, e.seen = prev.ready[:0], prev.cycle[:0], prev.seen[:0]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,12 +43,12 @@ type G struct {
 	e          *exec
 	wake       chan struct{}
 	state      gstate
+	yieldStep  int // step of its last yield, -1 when it has not yielded
 	op         op
 	parkSeq    uint64
 	vc         vclock
 	hb         uint64
 	lastRun    int
-	yieldStep  int   // step of its last yield, -1 when it has not yielded
 	yieldSet   []int // goroutines enabled when it yielded
 	die        bool  // woken to exit (dying mode)
 	exiting    bool  // runtime.Goexit in progress on our behalf
@@ -55,6 +56,7 @@ type G struct {
 	spawnPC    uintptr
 	fnPC       uintptr
 	stack      []uintptr // pending operation's stack, when the strategy asks
+	start      func()    // its function, until a real goroutine runs it (see wakeUp)
 
 	condSignaled bool // picked by Cond.Signal/Broadcast
 	adopting     bool // a subtest goroutine testing has not started yet
@@ -72,7 +74,8 @@ type exec struct {
 	stuck    time.Duration // no progress at all for this long: give up
 
 	gs        []*G
-	cur       *G // the goroutine holding the turn, nil when idle
+	live      []*G // the goroutines of gs not dead, in id order
+	cur       *G   // the goroutine holding the turn, nil when idle
 	ndetached int
 	nExt      int // parked goroutines waiting only on external channels
 	seq       uint64
@@ -83,6 +86,7 @@ type exec struct {
 	bodyDone  bool
 	bodyEnd   int
 	wantStack bool
+	onlyGs    bool // the strategy reads only Candidate.G (random, pct)
 
 	events []event
 	tok    []tokEntry
@@ -94,6 +98,12 @@ type exec struct {
 	cands []*G
 	fair  []*G
 	dec   Decision
+	ready []int  // the ready cases of a select being executed
+	cycle []int  // the wait-for path checkCycleLocked follows
+	seen  []bool // goroutines on it or already explored, by id
+	// Set by enabledLocked: some enabled goroutine has yielded (fairness
+	// may apply), some is at a yield or sleep.
+	anyYielded, anyYieldOp bool
 
 	// slow is set once a goroutine was detached: from then on callers
 	// are identified by goroutine id (see identifyLocked).
@@ -147,6 +157,12 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 	if s, ok := strategy.(interface{ NeedsStacks() bool }); ok && s.NeedsStacks() {
 		e.wantStack = true
 	}
+	switch strategy.(type) {
+	case *random, *pct:
+		// They look only at Candidate.G: filling in the rest of each
+		// candidate would be a good part of the cost of a decision.
+		e.onlyGs = true
+	}
 	e.dec.e = e
 	return e
 }
@@ -183,22 +199,38 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 	}
 	g.vc.tick(g.id)
 	e.gs = append(e.gs, g)
-	if f != nil {
-		spawn(g, f)
-	}
+	e.live = append(e.live, g)
+	g.start = f
 	return g
 }
 
-// run is the body of every controlled goroutine. It returns when f
-// returned or panicked, not when it Goexited. The stack dump of a running
-// goroutine shows g as its second argument (see identifyAllLocked).
+// wakeUp lets g, which was just given the turn (or is to die), go on. A
+// goroutine given the turn for the first time is started then, on a
+// worker (a goroutine that started eagerly would only wake to wait for
+// its turn). Called without e.mu; start is the g.start that the caller
+// took, under e.mu, when it gave g the turn.
+func (g *G) wakeUp(start func()) {
+	if start != nil {
+		spawn(g, start)
+		return
+	}
+	g.wake <- struct{}{}
+}
+
+// takeStart returns g.start and clears it (e.mu held).
+func (g *G) takeStart() func() {
+	f := g.start
+	g.start = nil
+	return f
+}
+
+// run is the body of every controlled goroutine, which holds the turn
+// (or is to die) when run is called. It returns when f returned or
+// panicked, not when it Goexited. The stack dump of a running goroutine
+// shows g as its second argument (see identifyAllLocked).
 //
 //go:noinline
 func (e *exec) run(g *G, f func()) {
-	if e.slow.Load() {
-		g.identify()
-	}
-	<-g.wake
 	if e.slow.Load() {
 		g.identify()
 	}
@@ -335,8 +367,9 @@ func (e *exec) handoffLocked(next *G) {
 	}
 	next.state = gRunning
 	e.cur = next
+	start := next.takeStart()
 	e.mu.Unlock()
-	next.wake <- struct{}{}
+	next.wakeUp(start)
 }
 
 // decideLocked picks the next goroutine among the enabled ones, executes
@@ -479,7 +512,8 @@ func (e *exec) describeWaitLocked(g *G) string {
 	if o.hdr != nil {
 		s += fmt.Sprintf(" of %s #%d", kindNames[o.hdr.kind], o.hdr.id)
 	}
-	if h := e.holdersLocked(g); len(h) > 0 {
+	var one [1]int
+	if h := e.holdersLocked(g, &one); len(h) > 0 {
 		s += fmt.Sprintf(" (held by goroutine %s)", joinInts(h))
 	}
 	if o.kind == opSelect && len(o.cases) == 0 {
@@ -505,6 +539,17 @@ func (e *exec) endLocked(f *Failure) {
 	close(e.done)
 }
 
+// removeLiveLocked takes the dead goroutine g out of e.live, keeping the
+// id order.
+func (e *exec) removeLiveLocked(g *G) {
+	for i := len(e.live) - 1; i >= 0; i-- {
+		if e.live[i] == g {
+			e.live = slices.Delete(e.live, i, i+1)
+			return
+		}
+	}
+}
+
 // goexit runs when a controlled goroutine's function returns, panics or
 // Goexits. normal is nil for a goroutine killed before it started.
 func (e *exec) goexit(g *G, normal *bool) {
@@ -525,6 +570,7 @@ func (e *exec) goexit(g *G, normal *bool) {
 		e.ndetached--
 	}
 	g.state = gDead
+	e.removeLiveLocked(g)
 	if g.stray {
 		strayRemove(g)
 	}
@@ -587,8 +633,9 @@ func (e *exec) finish() {
 			victim.die = true
 			victim.state = gRunning
 			e.cur = victim
+			start := victim.takeStart()
 			e.mu.Unlock()
-			victim.wake <- struct{}{}
+			victim.wakeUp(start)
 		} else {
 			e.mu.Unlock()
 		}

@@ -72,5 +72,9 @@ func (e *exec) adopt(g *G, sub *subtest, st *testing.T) {
 	g.op.ext = false
 	e.mu.Unlock()
 	sub.markAdopted()
+	if e.slow.Load() {
+		g.identify()
+	}
+	<-g.wake
 	e.run(g, func() { sub.f(st) })
 }

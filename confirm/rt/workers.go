@@ -35,6 +35,7 @@ const maxIdleWorkers = 1024
 type worker struct {
 	jobs chan job
 	tick uint64 // workers.tick when it parked
+	goid int64  // its goroutine id, known once it runs
 }
 
 // A job is a controlled goroutine and its function.
@@ -43,8 +44,8 @@ type job struct {
 	f func()
 }
 
-// spawn runs the controlled goroutine g, whose function is f, on a parked
-// worker or a new one. Called with g.e.mu held.
+// spawn runs the controlled goroutine g, whose function is f and which
+// holds the turn (or is to die), on a parked worker or a new one.
 func spawn(g *G, f func()) {
 	workers.mu.Lock()
 	workers.high = max(workers.high, min(g.id+1, maxIdleWorkers))
@@ -56,6 +57,7 @@ func spawn(g *G, f func()) {
 	}
 	workers.mu.Unlock()
 	if w != nil {
+		g.goid.Store(w.goid)
 		w.jobs <- job{g, f}
 		return
 	}
@@ -67,6 +69,11 @@ func spawn(g *G, f func()) {
 // It does not return when a goroutine's function Goexits: the worker
 // ends with it.
 func (w *worker) loop(j job) {
+	// Its goroutine id identifies every goroutine it runs (a stack dump
+	// does not reliably show run's arguments), so it is worth parsing
+	// once per worker.
+	w.goid = curGoid()
+	j.g.goid.Store(w.goid)
 	for j.g != nil {
 		e := j.g.e
 		e.run(j.g, j.f)
