@@ -328,7 +328,8 @@ func (e *exec) caseReadyLocked(g *G, c *Case) bool {
 func (e *exec) partnerLocked(g *G, c *Case) (*G, int) {
 	var best *G
 	bi := -1
-	for _, h := range e.live {
+	for _, l := range e.live {
+		h := l.g
 		if h == g || h.state != gParked || h.op.done || h.op.hasDefault {
 			continue
 		}

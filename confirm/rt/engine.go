@@ -11,7 +11,12 @@ import (
 func (e *exec) enabledLocked() []*G {
 	en := e.cands[:0]
 	e.nExt = 0
-	for _, g := range e.live {
+	for i := range e.live {
+		l := &e.live[i]
+		if l.waitMu != nil && l.waitMu.held {
+			continue // parked at the Lock of a held Mutex, or running
+		}
+		g := l.g
 		if g.state != gParked {
 			continue
 		}

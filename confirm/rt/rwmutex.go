@@ -113,7 +113,8 @@ func (e *exec) execRWLocked(g *G) bool {
 		g.release(&rw.h)
 		rw.wHeld, rw.wOwner = false, -1
 		// Grant the readers that arrived while the writer was there.
-		for _, h := range e.live {
+		for _, l := range e.live {
+			h := l.g
 			if h.state == gParked && h.op.kind == opRLock && h.op.rw == rw && h.op.phase == 1 && !h.op.done {
 				h.op.done = true
 				e.rlockGrantedLocked(h)

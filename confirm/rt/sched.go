@@ -44,6 +44,7 @@ type G struct {
 	wake       chan struct{}
 	state      gstate
 	yieldStep  int // step of its last yield, -1 when it has not yielded
+	live       int // its index in e.live, -1 once dead
 	op         op
 	parkSeq    uint64
 	vc         vclock
@@ -74,8 +75,8 @@ type exec struct {
 	stuck    time.Duration // no progress at all for this long: give up
 
 	gs        []*G
-	live      []*G // the goroutines of gs not dead, in id order
-	cur       *G   // the goroutine holding the turn, nil when idle
+	live      []liveG // the goroutines of gs not dead, in id order
+	cur       *G      // the goroutine holding the turn, nil when idle
 	ndetached int
 	nExt      int // parked goroutines waiting only on external channels
 	seq       uint64
@@ -199,7 +200,8 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 	}
 	g.vc.tick(g.id)
 	e.gs = append(e.gs, g)
-	e.live = append(e.live, g)
+	g.live = len(e.live)
+	e.live = append(e.live, liveG{g: g})
 	g.start = f
 	return g
 }
@@ -334,6 +336,10 @@ func (e *exec) point(g *G) {
 	g.state = gParked
 	e.seq++
 	g.parkSeq = e.seq
+	e.live[g.live].waitMu = nil
+	if g.op.kind == opLock {
+		e.live[g.live].waitMu = g.op.mu // nil for an RWMutex
+	}
 	if e.cur == g || e.cur == nil {
 		e.cur = nil
 		if !e.canRunLocked(g) {
@@ -539,15 +545,27 @@ func (e *exec) endLocked(f *Failure) {
 	close(e.done)
 }
 
+// A liveG is an entry of exec.live: a goroutine not dead and, while it
+// is parked at the Lock of a Mutex, that Mutex, so that the scan for
+// enabled goroutines skips it without reading the G while the Mutex is
+// held (waiting for a lock is the most common way to be blocked).
+type liveG struct {
+	g      *G
+	waitMu *Mutex // nil unless parked at waitMu.Lock; stale once g runs
+}
+
 // removeLiveLocked takes the dead goroutine g out of e.live, keeping the
 // id order.
 func (e *exec) removeLiveLocked(g *G) {
-	for i := len(e.live) - 1; i >= 0; i-- {
-		if e.live[i] == g {
-			e.live = slices.Delete(e.live, i, i+1)
-			return
-		}
+	i := g.live
+	if i < 0 || i >= len(e.live) || e.live[i].g != g {
+		return
 	}
+	e.live = slices.Delete(e.live, i, i+1)
+	for j := i; j < len(e.live); j++ {
+		e.live[j].g.live = j
+	}
+	g.live = -1
 }
 
 // goexit runs when a controlled goroutine's function returns, panics or
