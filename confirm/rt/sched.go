@@ -75,6 +75,7 @@ type exec struct {
 	stuck    time.Duration // no progress at all for this long: give up
 
 	gs        []*G
+	gslab     []G     // zeroed records for the next goroutines (fewer allocations)
 	live      []liveG // the goroutines of gs not dead, in id order
 	cur       *G      // the goroutine holding the turn, nil when idle
 	ndetached int
@@ -180,16 +181,15 @@ const (
 
 // newGLocked creates a controlled goroutine record (not yet started).
 func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
-	g := &G{
-		id:        len(e.gs),
-		parent:    -1,
-		e:         e,
-		wake:      make(chan struct{}, 1),
-		state:     gParked,
-		yieldStep: -1,
-		spawnPC:   pc,
-		fnPC:      funcPC(f),
+	if len(e.gslab) == 0 {
+		e.gslab = make([]G, max(4, cap(e.gs)-len(e.gs)))
 	}
+	g := &e.gslab[0]
+	e.gslab = e.gslab[1:]
+	g.id, g.parent, g.e = len(e.gs), -1, e
+	g.wake = make(chan struct{}, 1)
+	g.state, g.yieldStep = gParked, -1
+	g.spawnPC, g.fnPC = pc, funcPC(f)
 	g.op = op{kind: opStart}
 	e.seq++
 	g.parkSeq = e.seq
