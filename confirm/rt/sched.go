@@ -631,6 +631,13 @@ func (e *exec) finish() {
 	defer timer.Stop()
 	e.mu.Lock()
 	e.dying = true
+	for _, g := range e.gs {
+		if g.start != nil {
+			// Never given the turn: no real goroutine runs it.
+			g.start, g.state = nil, gDead
+			e.removeLiveLocked(g)
+		}
+	}
 	for {
 		var victim *G
 		running := 0

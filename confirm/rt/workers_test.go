@@ -126,3 +126,84 @@ func TestControlWorkersGoexit(t *testing.T) {
 		t.Errorf("verdict %q after %d executions, want none after 5: %+v", res.Verdict, res.Stats.Executions, res.Failure)
 	}
 }
+
+// TestControlLazyStart checks that a goroutine gets a real goroutine only
+// when it is first given the turn: one never chosen before its execution
+// ended never runs, leaves no worker or stray behind, and one that
+// blocks in uncontrolled code at once is still identified (its goroutine
+// id is known, so the watchdog can name it).
+func TestControlLazyStart(t *testing.T) {
+	releaseWorkers()
+	base := runtime.NumGoroutine()
+	var started atomicBool
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 3}, func(t *testing.T) {
+		Go(func() { started.set() })
+		panic("boom") // before goroutine 0's next scheduling point
+	})
+	if res.Verdict != VerdictError || res.Failure.Kind != FailPanic {
+		t.Fatalf("verdict %q, failure %+v; want the panic", res.Verdict, res.Failure)
+	}
+	if started.get() {
+		t.Errorf("a goroutine never given the turn ran")
+	}
+	if n := strayCount.Load(); n != 0 {
+		t.Errorf("%d strays after the search", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		t.Errorf("%d goroutines after the search, %d before", n, base)
+	}
+
+	cfg := &Config{Strategy: "random", Seed: 1}
+	s, err := newStrategy(cfg, t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var real sync.Mutex
+	real.Lock()
+	s.Begin(0)
+	e := newExec(cfg, 0, s)
+	e.stall = 20 * time.Millisecond
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		real.Unlock()
+	}()
+	e.runMain(func() {
+		Go(func() {
+			real.Lock() // blocks outside control
+			started.set()
+			real.Unlock()
+		})
+		Gosched()
+	}, 0)
+	e.mu.Lock()
+	n, g1 := len(e.gs), e.gs[len(e.gs)-1]
+	e.mu.Unlock()
+	if n != 2 || g1.goid.Load() == 0 {
+		t.Errorf("%d goroutines, the last with goroutine id %d; want 2, the last identified", n, g1.goid.Load())
+	}
+	// It outlived the execution as a stray, and exits once unblocked.
+	deadline = time.Now().Add(5 * time.Second)
+	for strayCount.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := strayCount.Load(); n != 0 {
+		t.Errorf("%d strays left", n)
+	}
+}
+
+// atomicBool is a flag set by a controlled goroutine and read by the test.
+type atomicBool struct {
+	mu sync.Mutex
+	v  bool
+}
+
+func (b *atomicBool) set() { b.mu.Lock(); b.v = true; b.mu.Unlock() }
+func (b *atomicBool) get() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.v
+}
