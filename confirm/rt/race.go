@@ -23,7 +23,7 @@ func (v *vclock) grow(n int) {
 // extend is grow's slow path; it leaves room for more goroutines.
 func (v *vclock) extend(n int) {
 	if cap(*v) < n {
-		w := make(vclock, len(*v), max(n, 2*cap(*v), 8))
+		w := make(vclock, len(*v), max(n, 2*cap(*v), vclockRoom))
 		copy(w, *v)
 		*v = w
 	}
@@ -52,9 +52,13 @@ func (v vclock) get(id int) uint32 {
 	return 0
 }
 
-// clone returns a copy of v with room for a few more goroutines.
+// vclockRoom is the least capacity of a vector clock: most tests have
+// fewer goroutines, so that their clocks are allocated once.
+const vclockRoom = 16
+
+// clone returns a copy of v with room for more goroutines.
 func (v vclock) clone() vclock {
-	w := make(vclock, len(v), len(v)+8)
+	w := make(vclock, len(v), max(len(v)+8, vclockRoom))
 	copy(w, v)
 	return w
 }
