@@ -40,8 +40,19 @@ func RunTest(t *testing.T, body func(*testing.T)) {
 	}
 }
 
-// readConfig reads a Config file.
+// readConfig reads a Config file. Every test of a test binary reads the
+// same file, whose Locations can be long: it is parsed once, and again
+// only if it changed.
 func readConfig(path string) (*Config, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config named by %s: %w", EnvConfig, err)
+	}
+	lastConfig.Lock()
+	defer lastConfig.Unlock()
+	if c := &lastConfig; c.cfg != nil && c.path == path && c.size == fi.Size() && c.mod.Equal(fi.ModTime()) {
+		return c.cfg, nil
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading config named by %s: %w", EnvConfig, err)
@@ -50,7 +61,18 @@ func readConfig(path string) (*Config, error) {
 	if err := json.Unmarshal(data, cfg); err != nil {
 		return nil, fmt.Errorf("parsing config %s: %w", path, err)
 	}
+	lastConfig.path, lastConfig.size, lastConfig.mod, lastConfig.cfg = path, fi.Size(), fi.ModTime(), cfg
 	return cfg, nil
+}
+
+// lastConfig is the Config readConfig parsed last (never modified once
+// parsed) and the file it came from.
+var lastConfig struct {
+	sync.Mutex
+	path string
+	size int64
+	mod  time.Time
+	cfg  *Config
 }
 
 // runSearch runs the executions a config asks for and writes the Result.
