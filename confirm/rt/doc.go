@@ -16,14 +16,18 @@
 //     Controlled goroutines run on pooled real goroutines that are reused
 //     across executions (not after runtime.Goexit), so that their stacks,
 //     grown on the scheduler's call path, are not grown again each time;
-//     parked ones exit after a second unused or when the search ends.
+//     parked ones exit after a second unused or when the search ends. A
+//     goroutine gets its real goroutine only when it is first given the
+//     turn; one never chosen before its execution ends never runs.
 //   - Blocking is modelled, never waited on: a goroutine parked at Lock of a
 //     held mutex, a receive from an empty channel, WaitGroup.Wait with a
 //     positive counter, Cond.Wait and so on is enabled only when its
 //     operation can proceed ("try" discipline). Unbuffered channels are
 //     rendezvous between parked goroutines; buffered ones keep their values
 //     in the real channel's buffer. Channels the execution did not make
-//     (timers, contexts) are polled without blocking.
+//     (timers, contexts) are polled without blocking. The enabled set is
+//     recomputed at every decision over the live goroutines; one waiting
+//     for a held Mutex is skipped without reading its record.
 //   - Fairness: a goroutine that yields (Gosched, Sleep) is not chosen while
 //     one of the goroutines that were enabled when it yielded is still
 //     enabled and has not run since; when only such yielders are enabled,
