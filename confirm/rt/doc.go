@@ -63,5 +63,8 @@
 // then on every caller in the process is identified by goroutine id
 // (a few microseconds per operation). Limitation: before that, such a
 // goroutine calling while a controlled goroutine holds the turn is taken
-// for the turn holder.
+// for the turn holder. Knowing every caller exactly would need the
+// runtime's g, which only assembly can read, and assembly cannot be
+// injected: the go command runs the assembler in the package's directory,
+// and the runtime's exists only in the overlay.
 package rt
