@@ -86,7 +86,7 @@ func TestDistancesCompileErrors(t *testing.T) {
 	}{
 		{"file", func(d *Distances) { d.Funcs[0].File = 9 }, "file 9 out of range"},
 		{"span", func(d *Distances) { d.Funcs[1].End = 1 }, "bad line span"},
-		{"huge span", func(d *Distances) { d.Funcs[1].End = 1 << 40 }, "bad line span"},
+		{"huge span", func(d *Distances) { d.Funcs[1].End = maxLine + 1 }, "bad line span"},
 		{"entry", func(d *Distances) { d.Funcs[1].Entry = 99 }, "entry node 99 out of range"},
 		{"parallel", func(d *Distances) { d.Funcs[0].Nodes = d.Funcs[0].Nodes[:1] }, "3 lines but 1 nodes"},
 		{"node", func(d *Distances) { d.Funcs[2].Nodes[0] = 9 }, "node 9 out of range"},
