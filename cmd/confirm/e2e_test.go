@@ -167,6 +167,7 @@ func TestStatus(t *testing.T) {
 		code   int
 		stdout []string // substrings of stdout
 		stderr []string // substrings of stderr
+		absent []string // substrings stderr must not have
 	}{
 		{
 			name: "clean", module: "bank", args: []string{"run", "-budget", "1s", "./abbafixed"},
@@ -195,11 +196,12 @@ func TestStatus(t *testing.T) {
 		},
 		{
 			name: "does not compile", module: "robust", args: []string{"run", "./broken"},
-			code: exitError, stderr: []string{"confirm: ", "example.com/robust/broken", "broken.go:5:28", "cannot use"},
+			code: exitError, stderr: []string{"confirm: package example.com/robust/broken does not load:\n\tbroken/broken.go:5:28: cannot use"},
+			absent: []string{"-: ", "# example.com", "[example.com/robust/broken.test]"},
 		},
 		{
 			name: "missing package", module: "robust", args: []string{"run", "./nosuchpkg"},
-			code: exitError, stderr: []string{"confirm: ", "nosuchpkg"},
+			code: exitError, stderr: []string{"confirm: ", "nosuchpkg"}, absent: []string{"-: "},
 		},
 		{
 			name: "no test matches", module: "robust", args: []string{"run", "-run", "Nothing", "./panics"},
@@ -249,6 +251,11 @@ func TestStatus(t *testing.T) {
 			for _, s := range tt.stderr {
 				if !strings.Contains(stderr, s) {
 					t.Errorf("stderr lacks %q", s)
+				}
+			}
+			for _, s := range tt.absent {
+				if strings.Contains(stderr, s) {
+					t.Errorf("stderr has %q", s)
 				}
 			}
 			if t.Failed() {

@@ -48,7 +48,7 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	switch len(plains) {
 	case 0:
 		if len(pkgs) > 0 && len(pkgs[0].Errors) > 0 {
-			return nil, fmt.Errorf("package %s: %w", pattern, pkgErrors(pkgs[0]))
+			return nil, fmt.Errorf("package %s:\n\t%w", pattern, pkgErrors(pkgs[0]))
 		}
 		return nil, fmt.Errorf("package %s: no Go package matched", pattern)
 	case 1:
@@ -67,7 +67,7 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	}
 	for _, p := range lp.rewrite() {
 		if len(p.Errors) > 0 {
-			return nil, fmt.Errorf("package %s does not load: %w", p.ID, pkgErrors(p))
+			return nil, fmt.Errorf("package %s does not load:\n\t%w", p.PkgPath, pkgErrors(p))
 		}
 		if len(p.GoFiles) != len(p.CompiledGoFiles) || len(p.Syntax) != len(p.CompiledGoFiles) {
 			return nil, fmt.Errorf("package %s uses cgo, which the instrumenter does not support", p.ID)
@@ -95,17 +95,41 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	return lp, nil
 }
 
-// pkgErrors quotes the first errors of a package.
+// pkgErrors quotes the first errors of a package as the go command
+// prints them. When the go command reported errors, its messages are kept
+// and the parser's and type checker's, which say the same again in other
+// words, are left out; its "# package" header lines are dropped, and so is
+// the "-" position of errors that have none.
 func pkgErrors(p *packages.Package) error {
-	var errs []error
-	for i, e := range p.Errors {
-		if i == 5 {
-			errs = append(errs, fmt.Errorf("and %d more errors", len(p.Errors)-5))
-			break
-		}
-		errs = append(errs, e)
+	fromGo := false
+	for _, e := range p.Errors {
+		fromGo = fromGo || e.Kind == packages.ListError
 	}
-	return errors.Join(errs...)
+	var lines []string
+	seen := make(map[string]bool)
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" && !seen[s] {
+			seen[s] = true
+			lines = append(lines, s)
+		}
+	}
+	for _, e := range p.Errors {
+		switch {
+		case e.Kind == packages.ListError:
+			for _, line := range strings.Split(e.Msg, "\n") {
+				if !strings.HasPrefix(line, "# ") {
+					add(line)
+				}
+			}
+		case !fromGo:
+			add(strings.TrimPrefix(e.Error(), "-: "))
+		}
+	}
+	const most = 10
+	if len(lines) > most {
+		lines = append(lines[:most], fmt.Sprintf("and %d more errors", len(lines)-most))
+	}
+	return errors.New(strings.Join(lines, "\n\t"))
 }
 
 // rewrite returns the packages whose files are rewritten.
