@@ -122,9 +122,16 @@ func callerPC() uintptr {
 	return pcs[0]
 }
 
-// captureStack returns the stack above the API function, for strategies
-// that rank goroutines by their call stacks.
-func captureStack(skip int) []uintptr {
-	pcs := make([]uintptr, 32)
-	return pcs[:runtime.Callers(skip+1, pcs)]
+// captureStack returns the stack above the API function in buf (32
+// frames at most), for strategies that rank goroutines by their call
+// stacks.
+func captureStack(buf []uintptr, skip int) []uintptr {
+	if cap(buf) < maxStack {
+		buf = make([]uintptr, maxStack)
+	}
+	buf = buf[:maxStack]
+	return buf[:runtime.Callers(skip+1, buf)]
 }
+
+// maxStack is the depth of the stacks captured for strategies.
+const maxStack = 32

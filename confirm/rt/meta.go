@@ -478,21 +478,21 @@ func (m *meta) hValue(d *Decision, c *Candidate, level int) int32 {
 	if c.code == opStart {
 		return m.dist.FromFuncPC(level, c.PC)
 	}
-	return m.stackDistance(c.G, d.Stack(c.G), level)
+	return m.stackDistance(c.G, d.e.gs[c.G].parkSeq, d.Stack(c.G), level)
 }
 
 // hcached is the last pfsm value of a goroutine's stack.
 type hcached struct {
-	stack *uintptr
-	n     int
+	park  uint64 // the goroutine's parkSeq when its stack was captured
 	level int
 	h     int32
 }
 
-// stackDistance returns the pfsm distance of goroutine g at stack to the
-// location of level, remembering it while g does not move: only the
-// goroutine that ran has a new stack at the next decision.
-func (m *meta) stackDistance(g int, stack []uintptr, level int) int32 {
+// stackDistance returns the pfsm distance of goroutine g at stack, the
+// one it parked with at scheduling point park, to the location of level,
+// remembering it while g does not move: only the goroutine that ran has a
+// new stack at the next decision.
+func (m *meta) stackDistance(g int, park uint64, stack []uintptr, level int) int32 {
 	if len(stack) == 0 {
 		return Infinity
 	}
@@ -500,11 +500,11 @@ func (m *meta) stackDistance(g int, stack []uintptr, level int) int32 {
 		m.hcache = append(m.hcache, hcached{})
 	}
 	hc := &m.hcache[g]
-	if hc.stack == &stack[0] && hc.n == len(stack) && hc.level == level {
+	if hc.park == park && hc.level == level {
 		return hc.h
 	}
 	h := m.dist.FromPCs(level, stack)
-	*hc = hcached{stack: &stack[0], n: len(stack), level: level, h: h}
+	*hc = hcached{park: park, level: level, h: h}
 	return h
 }
 

@@ -331,7 +331,7 @@ var foreignSeen atomic.Bool
 // and its operation executed.
 func (e *exec) point(g *G) {
 	if e.wantStack {
-		g.stack = captureStack(3)
+		g.stack = captureStack(g.stack, 3) // reuses g's buffer: the old stack is stale
 	}
 	g.state = gParked
 	e.seq++

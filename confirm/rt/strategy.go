@@ -75,7 +75,9 @@ func (d *Decision) Fingerprint() uint64 {
 }
 
 // Stack returns the call stack of goroutine g at its pending operation,
-// innermost first, when the strategy asked for stacks (nil otherwise).
+// innermost first, when the strategy asked for stacks (nil otherwise). The
+// slice is g's own buffer: it is overwritten when g reaches its next
+// scheduling point, so a strategy that keeps it must copy it.
 func (d *Decision) Stack(g int) []uintptr {
 	if g < 0 || g >= len(d.e.gs) {
 		return nil
