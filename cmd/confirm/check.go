@@ -234,7 +234,11 @@ func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
 
 func printFailure(w io.Writer, r pipeline.Renderer, f *pipeline.Finding, res *runner.Result) {
 	if f.OtherFailure {
-		printf(w, "    Other failure found (not consistent with this warning):\n")
+		why := "not consistent with this warning"
+		if f.Cause != "" {
+			why = f.Cause
+		}
+		printf(w, "    Other failure found (%s):\n", why)
 	}
 	if fl := res.Failure; fl != nil {
 		printf(w, "\n    %s: %s\n", fl.Kind, indent(r.Text(fl.Message), "    ")[4:])

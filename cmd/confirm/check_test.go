@@ -198,7 +198,9 @@ func TestCheckDemo(t *testing.T) {
 
 // TestCheckRobust checks that a package that does not compile, a test
 // that hangs and a warning no test reaches do not lose the confirmed
-// warning of another package, and that the status is 2.
+// warning of another package, and that the status is 2; and that a test
+// that fails whatever the schedule, after passing a warning's sequence,
+// does not confirm it.
 func TestCheckRobust(t *testing.T) {
 	stdout, stderr, code := confirmIn(t, filepath.Join(pipelineTestdata, "mixed"), "-budget", "3s", "-grace", "3s", "-seed", "1", "./...")
 	if code != exitError {
@@ -210,6 +212,9 @@ func TestCheckRobust(t *testing.T) {
 		"    Error: hang: test TestPeek of example.com/mixed/stuck hangs",
 		"    No test reaches it: no test of example.com/mixed/untested calls untested.",
 		"1 package could not be built",
+		"resets/resets.go:26:2: possible data race:",
+		"    Not confirmed within budget; another failure found (test TestFree)",
+		"    Other failure found (the test fails this way without preemption too, so the failure is no evidence of the warning):",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

@@ -151,7 +151,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 		f.Verdict, f.Cause = Error, err.Error()
 		return
 	}
-	p.judge(it, res)
+	p.judge(ctx, opts, it, res)
 }
 
 // runSearch runs it's tests (in parallel, until the first error) with one
@@ -235,7 +235,7 @@ func expectedKinds(kind warning.Kind) []string {
 }
 
 // judge decides it's verdict from the result of its search.
-func (p *packagePlan) judge(it *item, res *runner.Result) {
+func (p *packagePlan) judge(ctx context.Context, opts Options, it *item, res *runner.Result) {
 	f := it.finding
 	if res.Test != "" {
 		f.Test = res.Test
@@ -257,10 +257,28 @@ func (p *packagePlan) judge(it *item, res *runner.Result) {
 		f.Token = Token{Locations: p.locs, Runner: res.Token}.Encode(p.bin.Dir)
 	}
 	if Consistent(f.Warning, it.seq, p.locs, res) {
+		if BySequence(f.Warning, it.seq, p.locs, res) && p.failsSerially(ctx, opts, res) {
+			f.Verdict, f.OtherFailure = Unconfirmed, true
+			f.Cause = "the test fails this way without preemption too, so the failure is no evidence of the warning"
+			return
+		}
 		f.Verdict = Confirmed
 		return
 	}
 	f.Verdict, f.OtherFailure = Unconfirmed, true
+}
+
+// failsSerially reports whether res's test fails with the same kind of
+// failure when it runs without preemption (rt's serial strategy): then the
+// failure needs no interleaving. A run that cannot tell (it errs, hangs or
+// crashes) does not count as failing.
+func (p *packagePlan) failsSerially(ctx context.Context, opts Options, res *runner.Result) bool {
+	ser, err := p.bin.Run(ctx, res.Test, runner.RunOptions{
+		Config:  rt.Config{Strategy: "serial", MaxExecs: 1, MaxSteps: opts.MaxSteps},
+		Timeout: opts.Budget + time.Minute,
+	})
+	return err == nil && ser.Verdict == rt.VerdictError && ser.Failure != nil &&
+		res.Failure != nil && ser.Failure.Kind == res.Failure.Kind
 }
 
 func failureMessage(res *runner.Result) string {

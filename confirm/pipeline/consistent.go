@@ -21,26 +21,51 @@ import (
 //     warning's access sites or sequence steps;
 //   - any test failure, panic, deadlock or race confirms any warning when
 //     the execution observed every location of the sequence before it
-//     failed.
+//     failed (the pipeline then also requires that the failure needs an
+//     interleaving: see BySequence).
 func Consistent(w *warning.Warning, seq []int, locs []rt.Location, res *runner.Result) bool {
+	return consistency(w, seq, locs, res) != notConsistent
+}
+
+// BySequence reports whether res confirms w only by the last rule of
+// Consistent: a failure of another kind than the warning's, after the
+// sequence. Such a failure could have nothing to do with concurrency (a
+// test that fails whatever the schedule), so the pipeline re-runs the test
+// without preemption and confirms only if it passes then.
+func BySequence(w *warning.Warning, seq []int, locs []rt.Location, res *runner.Result) bool {
+	return consistency(w, seq, locs, res) == bySequence
+}
+
+type consistencyKind int
+
+const (
+	notConsistent consistencyKind = iota
+	byOracle                      // the warning's own kind of failure, at its sites
+	bySequence                    // another failure, after the whole sequence
+)
+
+func consistency(w *warning.Warning, seq []int, locs []rt.Location, res *runner.Result) consistencyKind {
 	f := res.Failure
 	if res.Verdict != rt.VerdictError || f == nil {
-		return false
+		return notConsistent
 	}
 	switch f.Kind {
 	case rt.FailDeadlock, rt.FailLeak:
 		if isLockKind(w.Kind) && (atAny(failurePositions(f), sitePositions(w, seq, locs, false)) || onObject(w, res)) {
-			return true
+			return byOracle
 		}
 	case rt.FailRace:
 		if w.Kind == warning.Race && allIn(failurePositions(f), sitePositions(w, seq, locs, true)) {
-			return true
+			return byOracle
 		}
 	case rt.FailTest, rt.FailPanic:
 	default: // livelock, exit, crash, stuck: not an error of the warning's kind
-		return false
+		return notConsistent
 	}
-	return len(seq) > 0 && observedAll(seq, res.Trace)
+	if len(seq) > 0 && observedAll(seq, res.Trace) {
+		return bySequence
+	}
+	return notConsistent
 }
 
 func isLockKind(k warning.Kind) bool {

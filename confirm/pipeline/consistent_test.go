@@ -56,10 +56,16 @@ func TestConsistent(t *testing.T) {
 		{"livelock", cycle, []int{0, 1}, fail(rt.FailLivelock, "exceeded at /m/abba.go:28"), false},
 		{"no error", cycle, []int{0, 1}, &runner.Result{Verdict: rt.VerdictNone}, false},
 	}
+	// Confirmations by the sequence rule only, which the pipeline checks
+	// without preemption.
+	bySequence := map[string]bool{"test failure along the sequence": true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Consistent(tt.w, tt.seq, locs, tt.res); got != tt.want {
 				t.Errorf("Consistent = %v, want %v", got, tt.want)
+			}
+			if got := BySequence(tt.w, tt.seq, locs, tt.res); got != bySequence[tt.name] {
+				t.Errorf("BySequence = %v, want %v", got, bySequence[tt.name])
 			}
 		})
 	}

@@ -21,7 +21,9 @@
 //  4. confirm every warning, in parallel up to Options.Parallel test
 //     processes, within Options.Budget, with the chosen strategy;
 //  5. judge the outcome: a failure is a confirmation only when it is
-//     consistent with the warning (see Consistent).
+//     consistent with the warning (see Consistent); one of another kind
+//     than the warning's, reached along its sequence, only when the test
+//     does not fail the same way without preemption (see BySequence).
 //
 // A failure of one warning (its package does not compile, its test hangs
 // or its process crashes) is that warning's verdict "error"; the others

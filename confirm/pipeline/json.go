@@ -38,7 +38,9 @@ type JSONFinding struct {
 	// Verdict is confirmed, unconfirmed (not confirmed within budget),
 	// no-test or error.
 	Verdict string `json:"verdict"`
-	// Cause explains verdicts error and no-test.
+	// Cause explains verdicts error and no-test, and why the failure found
+	// does not confirm the warning when the test has it without preemption
+	// too (with otherFailure).
 	Cause string `json:"cause,omitempty"`
 	// Unreached names the warning's functions no test reaches (no-test).
 	Unreached []string `json:"unreached,omitempty"`

@@ -116,8 +116,9 @@ type Finding struct {
 	Test string
 	// Verdict is Confirmed, Unconfirmed, NoTest or Error.
 	Verdict string
-	// Cause explains Error; Unreached names the functions no test reaches
-	// (NoTest).
+	// Cause explains Error, and why Result's failure does not confirm the
+	// warning when the test has it without preemption too (OtherFailure);
+	// Unreached names the functions no test reaches (NoTest).
 	Cause     string
 	Unreached []string
 	// Result is the run whose failure confirmed the warning, or the other

@@ -253,3 +253,43 @@ func TestSeedToken(t *testing.T) {
 		t.Fatalf("seed token replay: verdict %q failure %+v", rep.Verdict, rep.Failure)
 	}
 }
+
+// TestSerial: the serial strategy runs a goroutine until it blocks, so it
+// finds a failure that needs no interleaving and not one that needs a
+// preemption, which random finds.
+func TestSerial(t *testing.T) {
+	preempted := func(t *testing.T) {
+		var wg WaitGroup
+		var x Int32
+		wg.Go(func() { x.Store(1) })
+		Observe(0) // a scheduling point, not a yield
+		if x.Load() != 0 {
+			panic("the goroutine ran before its parent blocked")
+		}
+		wg.Wait()
+	}
+	always := func(t *testing.T) {
+		var wg WaitGroup
+		wg.Go(func() {})
+		wg.Wait()
+		panic("fails whatever the schedule")
+	}
+	tests := []struct {
+		name     string
+		strategy string
+		body     func(*testing.T)
+		want     string
+	}{
+		{"serial, needs a preemption", "serial", preempted, VerdictNone},
+		{"random, needs a preemption", "random", preempted, VerdictError},
+		{"serial, fails anyway", "serial", always, VerdictError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := search(t, Config{Strategy: tt.strategy, Seed: 1, MaxExecs: 50}, tt.body)
+			if res.Verdict != tt.want {
+				t.Errorf("verdict %q after %d executions, want %q", res.Verdict, res.Stats.Executions, tt.want)
+			}
+		})
+	}
+}

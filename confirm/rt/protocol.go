@@ -12,7 +12,8 @@ type Config struct {
 	// Test is the name of the top-level test to control; other tests run
 	// as plain tests. Empty means every test RunTest is called for.
 	Test string `json:"test,omitempty"`
-	// Strategy is "random", "pct", "meta" or "replay".
+	// Strategy is "random", "pct", "meta", "serial" (no preemption, see
+	// serial) or "replay".
 	Strategy string `json:"strategy"`
 	// Seed seeds the strategy; each execution derives its own seed from it.
 	Seed int64 `json:"seed"`

@@ -160,7 +160,7 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 		e.wantStack = true
 	}
 	switch strategy.(type) {
-	case *random, *pct:
+	case *random, *pct, serial:
 		// They look only at Candidate.G: filling in the rest of each
 		// candidate would be a good part of the cost of a decision.
 		e.onlyGs = true

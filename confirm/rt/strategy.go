@@ -100,6 +100,8 @@ func newStrategy(cfg *Config, test string) (Strategy, error) {
 		return newRandom(cfg.Seed), nil
 	case "pct":
 		return newPCT(cfg.Seed, cfg.PCTDepth, cfg.MaxSteps), nil
+	case "serial":
+		return serial{}, nil
 	case "replay":
 		return newReplay(cfg.Replay, test)
 	case "meta":
@@ -107,7 +109,7 @@ func newStrategy(cfg *Config, test string) (Strategy, error) {
 			return newMetaStrategy(cfg, test)
 		}
 	}
-	return nil, fmt.Errorf("rt: unknown strategy %q (want random, pct, meta or replay)", cfg.Strategy)
+	return nil, fmt.Errorf("rt: unknown strategy %q (want random, pct, meta, serial or replay)", cfg.Strategy)
 }
 
 // newMetaStrategy builds the "meta" strategy (Rungta & Mercer's greedy
