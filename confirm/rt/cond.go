@@ -13,20 +13,11 @@ type Cond struct {
 	// L is held while observing or changing the condition.
 	L Locker
 
-	h       objHdr
-	waiters []*G
-	real    atomic.Pointer[sync.Cond]
+	real atomic.Pointer[sync.Cond]
 }
 
 // NewCond returns a new Cond with Locker l.
 func NewCond(l Locker) *Cond { return &Cond{L: l} }
-
-func (c *Cond) modelLocked(e *exec) *objHdr {
-	if e.touchLocked(&c.h, kindCond) {
-		c.waiters = nil
-	}
-	return &c.h
-}
 
 // realCond is the real sync.Cond used outside a controlled execution.
 func (c *Cond) realCond() *sync.Cond {
@@ -49,12 +40,14 @@ func (c *Cond) Wait() {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: opCondWait, pc: pc, cond: c, hdr: c.modelLocked(e)}
+	m := c.modelLocked(e)
+	g.op = op{kind: opCondWait, pc: pc, cond: m, hdr: &m.h}
 	e.point(g)
 	c.L.Unlock()
 	e, g, md = enter()
 	if md == modeCtl {
-		g.op = op{kind: opCondSleep, pc: pc, cond: c, hdr: c.modelLocked(e)}
+		m := c.modelLocked(e)
+		g.op = op{kind: opCondSleep, pc: pc, cond: m, hdr: &m.h}
 		e.point(g)
 	}
 	c.L.Lock()
@@ -79,7 +72,8 @@ func (c *Cond) signal(pc uintptr, kind opKind) {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: kind, pc: pc, cond: c, hdr: c.modelLocked(e)}
+	m := c.modelLocked(e)
+	g.op = op{kind: kind, pc: pc, cond: m, hdr: &m.h}
 	e.point(g)
 }
 

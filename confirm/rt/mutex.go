@@ -9,14 +9,11 @@ import (
 type Locker = sync.Locker
 
 // Mutex replaces sync.Mutex. The zero value is an unlocked mutex. Under a
-// controlled execution its state is modelled inside the value (Lock is
-// enabled only while the mutex is free); outside one it is the embedded
-// real mutex.
+// controlled execution its state is modelled in the execution (Lock is
+// enabled only while the mutex is free; see models.go); outside one it is
+// the embedded real mutex.
 type Mutex struct {
-	real  sync.Mutex
-	h     objHdr
-	held  bool
-	owner int
+	real sync.Mutex
 }
 
 // touchLocked makes h an object of the current execution: state left by
@@ -31,13 +28,6 @@ func (e *exec) touchLocked(h *objHdr, kind uint8) bool {
 	return true
 }
 
-func (m *Mutex) modelLocked(e *exec) *objHdr {
-	if e.touchLocked(&m.h, kindMutex) {
-		m.held, m.owner = false, -1
-	}
-	return &m.h
-}
-
 // Lock locks m.
 func (m *Mutex) Lock() {
 	pc := callerPC()
@@ -49,7 +39,8 @@ func (m *Mutex) Lock() {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: opLock, pc: pc, mu: m, hdr: m.modelLocked(e)}
+	mm := m.modelLocked(e)
+	g.op = op{kind: opLock, pc: pc, mu: mm, hdr: &mm.h}
 	e.point(g)
 }
 
@@ -63,7 +54,8 @@ func (m *Mutex) TryLock() bool {
 	case modeDying:
 		return false
 	}
-	g.op = op{kind: opTryLock, pc: pc, mu: m, hdr: m.modelLocked(e)}
+	mm := m.modelLocked(e)
+	g.op = op{kind: opTryLock, pc: pc, mu: mm, hdr: &mm.h}
 	e.point(g)
 	return g.op.ok
 }
@@ -79,7 +71,8 @@ func (m *Mutex) Unlock() {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: opUnlock, pc: pc, mu: m, hdr: m.modelLocked(e)}
+	mm := m.modelLocked(e)
+	g.op = op{kind: opUnlock, pc: pc, mu: mm, hdr: &mm.h}
 	e.point(g)
 	g.op.finishSync()
 }

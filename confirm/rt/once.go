@@ -9,21 +9,8 @@ import (
 // goroutine calling Do while another runs f waits (and a recursive Do
 // deadlocks, as in Go).
 type Once struct {
-	real    sync.Once
-	h       objHdr
-	done    atomic.Bool
-	running bool
-	runner  int
-}
-
-func (o *Once) modelLocked(e *exec) *objHdr {
-	if e.touchLocked(&o.h, kindOnce) {
-		// Whether f ran persists across executions, like the package
-		// state it initialises; a Do interrupted by the end of an
-		// earlier execution is forgotten.
-		o.running, o.runner = false, -1
-	}
-	return &o.h
+	real sync.Once
+	done atomic.Bool
 }
 
 // Do calls f if and only if Do is being called for the first time for
@@ -39,16 +26,17 @@ func (o *Once) Do(f func()) {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: opOnce, pc: pc, once: o, hdr: o.modelLocked(e)}
+	m := o.modelLocked(e)
+	g.op = op{kind: opOnce, pc: pc, once: m, hdr: &m.h}
 	e.point(g)
 	if !g.op.ok {
 		return
 	}
 	defer func() {
 		e.mu.Lock()
-		o.running, o.runner = false, -1
+		m.running, m.runner = false, -1
 		o.done.Store(true)
-		g.release(&o.h)
+		g.release(&m.h)
 		e.mu.Unlock()
 		o.real.Do(func() {})
 	}()
@@ -59,7 +47,7 @@ func (o *Once) Do(f func()) {
 func (e *exec) execOnceLocked(g *G) {
 	o := g.op.once
 	g.acquire(&o.h)
-	if !o.done.Load() {
+	if !o.once.done.Load() {
 		o.running, o.runner = true, g.id
 		g.op.ok = true
 	}

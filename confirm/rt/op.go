@@ -116,11 +116,11 @@ type op struct {
 	pc  uintptr
 	hdr *objHdr
 
-	mu   *Mutex
-	rw   *RWMutex
-	wg   *WaitGroup
-	once *Once
-	cond *Cond
+	mu   *mutexModel
+	rw   *rwModel
+	wg   *wgModel
+	once *onceModel
+	cond *condModel
 
 	// Channel operations: c0 is the single case of send/recv, cases the
 	// cases of a select.

@@ -2,6 +2,8 @@ package rt
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -402,5 +404,50 @@ func TestOutsideControl(t *testing.T) {
 	once.Do(func() { n++ })
 	if n != 401 {
 		t.Errorf("once ran twice")
+	}
+}
+
+// TestSyncValuesStayZero: under control, sync values keep their model
+// state in the execution, so one back at rest equals a zero value, as a
+// real one does (tests compare reset structs with reflect.DeepEqual).
+func TestSyncValuesStayZero(t *testing.T) {
+	type guarded struct {
+		mu  Mutex
+		rw  RWMutex
+		wg  WaitGroup
+		n   int
+		r   int
+		cnd Cond
+	}
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 20}, func(t *testing.T) {
+		x := &guarded{}
+		x.cnd.L = &x.mu
+		x.wg.Add(2)
+		for range 2 {
+			Go(func() {
+				defer x.wg.Done()
+				x.mu.Lock()
+				x.n++
+				x.cnd.Broadcast()
+				x.mu.Unlock()
+				x.rw.RLock()
+				_ = x.r
+				x.rw.RUnlock()
+			})
+		}
+		x.rw.Lock()
+		x.r++
+		x.rw.Unlock()
+		x.wg.Wait()
+		x.n, x.r, x.cnd.L = 0, 0, nil
+		if !reflect.DeepEqual(x, &guarded{}) {
+			panic(fmt.Sprintf("sync values at rest differ from zero ones: %+v", x))
+		}
+		if x.mu != (Mutex{}) {
+			panic("an unlocked Mutex is not == Mutex{}")
+		}
+	})
+	if res.Verdict != VerdictNone {
+		t.Errorf("verdict %q: %+v", res.Verdict, res.Failure)
 	}
 }

@@ -283,6 +283,8 @@ func (e *exec) reuse(prev *exec) {
 	e.events, e.tok = prev.events[:0], prev.tok[:0]
 	e.cands, e.fair, e.dec.Enabled = prev.cands[:0], prev.fair[:0], prev.dec.Enabled[:0]
 	e.ready, e.cycle, e.seen = prev.ready[:0], prev.cycle[:0], prev.seen[:0]
+	clear(prev.models) // the models of the previous execution are not used again
+	e.models = prev.models
 	// Goroutine records are not shared (a late monitor or stray of the
 	// previous execution may still read them): only their number is.
 	e.gs = make([]*G, 0, len(prev.gs))

@@ -11,20 +11,7 @@ import "sync"
 // RLock succeeds unless a writer is announced, otherwise it registers and
 // is granted by that writer's Unlock.
 type RWMutex struct {
-	real     sync.RWMutex
-	h        objHdr
-	wHeld    bool // a writer holds or waits for the lock
-	wOwner   int
-	readers  int   // active readers
-	readerGs []int // their goroutines (for the wait-for graph)
-	rvc      vclock
-}
-
-func (rw *RWMutex) modelLocked(e *exec) *objHdr {
-	if e.touchLocked(&rw.h, kindRWMutex) {
-		rw.wHeld, rw.wOwner, rw.readers, rw.readerGs, rw.rvc = false, -1, 0, nil, nil
-	}
-	return &rw.h
+	real sync.RWMutex
 }
 
 func (rw *RWMutex) do(pc uintptr, kind opKind) bool {
@@ -49,7 +36,8 @@ func (rw *RWMutex) do(pc uintptr, kind opKind) bool {
 	case modeDying:
 		return false
 	}
-	g.op = op{kind: kind, pc: pc, rw: rw, hdr: rw.modelLocked(e)}
+	m := rw.modelLocked(e)
+	g.op = op{kind: kind, pc: pc, rw: m, hdr: &m.h}
 	e.point(g)
 	g.op.finishSync()
 	return g.op.ok

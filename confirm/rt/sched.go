@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // active is the controlled execution in progress, nil outside one. It is
@@ -94,8 +95,11 @@ type exec struct {
 	tok    []tokEntry
 	nobj   int
 	chans  map[chanKey]*chanState
-	addrs  map[chanKey]*objHdr
-	shadow map[chanKey]*shadow
+	models map[unsafe.Pointer]unsafe.Pointer // sync values' models (models.go)
+	// otherModels holds models at an address models has one of another kind.
+	otherModels map[modelKey]unsafe.Pointer
+	addrs       map[chanKey]*objHdr
+	shadow      map[chanKey]*shadow
 
 	cands []*G
 	fair  []*G
@@ -145,6 +149,7 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 		maxSteps: cfg.MaxSteps,
 		lastG:    -1,
 		chans:    make(map[chanKey]*chanState),
+		models:   make(map[unsafe.Pointer]unsafe.Pointer),
 		addrs:    make(map[chanKey]*objHdr),
 		done:     make(chan struct{}),
 		exited:   make(chan struct{}, 1),
@@ -551,7 +556,7 @@ func (e *exec) endLocked(f *Failure) {
 // held (waiting for a lock is the most common way to be blocked).
 type liveG struct {
 	g      *G
-	waitMu *Mutex // nil unless parked at waitMu.Lock; stale once g runs
+	waitMu *mutexModel // nil unless parked at its Lock; stale once g runs
 }
 
 // removeLiveLocked takes the dead goroutine g out of e.live, keeping the

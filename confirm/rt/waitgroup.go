@@ -5,16 +5,7 @@ import "sync"
 // WaitGroup replaces sync.WaitGroup. Under control, Wait is enabled only
 // while the counter is zero; Add and Done are scheduling points.
 type WaitGroup struct {
-	real  sync.WaitGroup
-	h     objHdr
-	count int
-}
-
-func (wg *WaitGroup) modelLocked(e *exec) *objHdr {
-	if e.touchLocked(&wg.h, kindWG) {
-		wg.count = 0
-	}
-	return &wg.h
+	real sync.WaitGroup
 }
 
 // Add adds delta to the counter; a negative counter panics.
@@ -32,7 +23,8 @@ func (wg *WaitGroup) add(pc uintptr, delta int) {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: opWGAdd, pc: pc, wg: wg, delta: delta, hdr: wg.modelLocked(e)}
+	m := wg.modelLocked(e)
+	g.op = op{kind: opWGAdd, pc: pc, wg: m, delta: delta, hdr: &m.h}
 	e.point(g)
 	g.op.finishSync()
 }
@@ -48,7 +40,8 @@ func (wg *WaitGroup) Wait() {
 	case modeDying:
 		return
 	}
-	g.op = op{kind: opWGWait, pc: pc, wg: wg, hdr: wg.modelLocked(e)}
+	m := wg.modelLocked(e)
+	g.op = op{kind: opWGWait, pc: pc, wg: m, hdr: &m.h}
 	e.point(g)
 }
 
