@@ -70,6 +70,13 @@ type Sequence struct {
 
 // add appends a step.
 func (s *Sequence) add(pos token.Position, kind, label, why string) {
+	if kind == KindObserve && (!pos.IsValid() || pos.Filename == "") {
+		// A hint with no place in the source (a function value handed
+		// over where the code has no position, such as a store into a
+		// map): it cannot be instrumented, and leaving it out only loses
+		// the hint. Accesses and lock operations always have positions.
+		return
+	}
 	s.Steps = append(s.Steps, rt.Location{File: pos.Filename, Line: pos.Line, Col: pos.Column, Kind: kind, Label: label})
 	s.Why = append(s.Why, why)
 }

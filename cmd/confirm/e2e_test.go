@@ -204,6 +204,10 @@ func TestStatus(t *testing.T) {
 			code: exitError, stderr: []string{"confirm: ", "nosuchpkg"}, absent: []string{"-: "},
 		},
 		{
+			name: "synctest bubble", module: "bubble", args: []string{"run", "-budget", "2s", "./ping"},
+			code: exitError, stderr: []string{"confirm: test TestPing of example.com/bubble/ping uses testing/synctest, which confirm does not support under control"},
+		},
+		{
 			name: "no test matches", module: "robust", args: []string{"run", "-run", "Nothing", "./panics"},
 			code: exitError, stderr: []string{"no test of example.com/robust/panics matches -run \"Nothing\""},
 		},

@@ -152,6 +152,9 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 		return nil, b.hangError(test, limit, out.String())
 	}
 	if readErr != nil || raw.Verdict == rt.VerdictCrashed {
+		if line := crashLine(out.String()); strings.Contains(line, "synctest") && strings.Contains(line, "bubble") {
+			return nil, fmt.Errorf("test %s of %s uses testing/synctest, which confirm does not support under control: its bubble cannot contain the controlled scheduler's goroutines (%s)", test, b.Package, line)
+		}
 		return b.crashed(test, raw, cfg, exitErr, out), nil
 	}
 	if raw.Verdict == rt.VerdictInvalid {

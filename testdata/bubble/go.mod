@@ -1,0 +1,3 @@
+module example.com/bubble
+
+go 1.26
