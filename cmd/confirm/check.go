@@ -229,6 +229,9 @@ func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
 	if f.Verdict == pipeline.Confirmed || f.Verdict == pipeline.Unconfirmed {
 		s := f.Stats
 		printf(w, "    %s, %s, %.2fs\n", plural(s.Executions, "execution"), plural(int(s.Steps), "step"), s.Seconds)
+		if s.ForeignOps > 0 {
+			printf(w, "    %s\n", foreignNote(s.ForeignOps))
+		}
 	}
 }
 

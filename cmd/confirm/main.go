@@ -48,7 +48,9 @@
 //	               the execution was spawned and what it runs
 //	token          the replay token; replayCommand the command that uses it
 //	divergence     how a replay diverged
-//	stats          {executions, steps, seconds, stepsToError}
+//	stats          {executions, steps, seconds, stepsToError, foreignOps}:
+//	               foreignOps counts operations of goroutines confirm does
+//	               not control, which ran unscheduled
 //	seed           the seed of the search (run only)
 //	output         the tail of the test process's output (failures, crashes);
 //	               for "hung", the goroutines running the package's code

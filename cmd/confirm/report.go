@@ -127,6 +127,15 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 		printf(w, "\nReplay:\n    %s\n", cmd)
 	}
 	printf(w, "\n%s\n", r.statsLine())
+	if n := r.Stats.ForeignOps; n > 0 {
+		printf(w, "%s\n", foreignNote(n))
+	}
+}
+
+// foreignNote says that operations ran outside control.
+func foreignNote(n int64) string {
+	return fmt.Sprintf("note: %s ran in goroutines confirm does not control (started by code it does not rewrite, such as a testing/synctest bubble or a net/http server); they ran unscheduled, so their interleavings were not explored",
+		plural(int(n), "operation"))
 }
 
 func (r *report) statsLine() string {

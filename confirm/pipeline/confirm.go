@@ -297,6 +297,7 @@ func addStats(a, b rt.Stats) rt.Stats {
 	a.Executions += b.Executions
 	a.Steps += b.Steps
 	a.Seconds += b.Seconds
+	a.ForeignOps += b.ForeignOps
 	if b.StepsToError > 0 {
 		a.StepsToError = b.StepsToError
 	}

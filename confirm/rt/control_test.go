@@ -559,3 +559,40 @@ func TestForeignGoroutine(t *testing.T) {
 		t.Errorf("the foreign goroutine never ran")
 	}
 }
+
+// TestForeignCallerWhileTurnHeld: a goroutine the runtime did not start
+// (a net/http handler, a time.AfterFunc callback) calls an operation while
+// a controlled goroutine holds the turn. Its stack is not the turn
+// holder's, so it is identified exactly, gets the real primitive, and is
+// not taken for the turn holder.
+func TestForeignCallerWhileTurnHeld(t *testing.T) {
+	defer foreignSeen.Store(false)
+	var fm Mutex
+	var done atomic.Bool
+	start := make(chan struct{})
+	go func() {
+		<-start
+		fm.Lock()
+		done.Store(true)
+		fm.Unlock()
+	}()
+	res := search(t, Config{Strategy: "random", MaxExecs: 1}, func(t *testing.T) {
+		close(start)
+		deadline := time.Now().Add(100 * time.Millisecond)
+		for !done.Load() && time.Now().Before(deadline) {
+			// Holds the turn, computing outside instrumented code.
+		}
+		if !done.Load() {
+			t.Errorf("the foreign goroutine did not get the real mutex")
+		}
+	})
+	if res.Verdict != VerdictNone {
+		t.Errorf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if res.Stats.Steps != 1 {
+		t.Errorf("%d scheduling points, want 1 (the body's start): the foreign goroutine's operations were taken for the body's", res.Stats.Steps)
+	}
+	if !foreignSeen.Load() || res.Stats.ForeignOps < 2 {
+		t.Errorf("the foreign goroutine was not noticed (foreign operations %d, want 2)", res.Stats.ForeignOps)
+	}
+}

@@ -166,6 +166,12 @@ type Stats struct {
 	// nothing left to explore (the meta strategy's backtrack set was
 	// empty), not because the budget was spent.
 	Exhausted bool `json:"exhausted,omitempty"`
+	// ForeignOps counts the operations called by goroutines the runtime
+	// does not control (started by code that is not rewritten: a
+	// testing/synctest bubble, a net/http server, time.AfterFunc) during
+	// the executions. They ran unscheduled, with the real primitives, so
+	// their interleavings were not explored.
+	ForeignOps int64 `json:"foreignOps,omitempty"`
 }
 
 // Verdicts. VerdictStuck, VerdictCrashed and VerdictInvalid were added

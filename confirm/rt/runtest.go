@@ -110,6 +110,7 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 		ok := t.Run(fmt.Sprintf("confirm#%d", n), func(st *testing.T) { e.runBody(st, body) })
 		res.Stats.Executions++
 		res.Stats.Steps += int64(e.step)
+		res.Stats.ForeignOps += e.foreignOps.Load()
 		if e.toolErr != "" {
 			res.Verdict, res.Error = VerdictInvalid, e.toolErr
 			break

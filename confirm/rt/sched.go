@@ -41,6 +41,7 @@ const (
 type G struct {
 	id, parent int
 	goid       atomic.Int64
+	sp         atomic.Uintptr // an address in its stack where it last proved who it is (see callerLocked)
 	e          *exec
 	wake       chan struct{}
 	state      gstate
@@ -114,6 +115,9 @@ type exec struct {
 	// slow is set once a goroutine was detached: from then on callers
 	// are identified by goroutine id (see identifyLocked).
 	slow atomic.Bool
+	// foreignOps counts the operations of goroutines the runtime does not
+	// control, which ran unscheduled during the execution.
+	foreignOps atomic.Int64
 
 	failure  *Failure
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
@@ -238,6 +242,7 @@ func (g *G) takeStart() func() {
 //
 //go:noinline
 func (e *exec) run(g *G, f func()) {
+	g.sp.Store(stackAddr())
 	if e.slow.Load() {
 		g.identify()
 	}
@@ -282,6 +287,7 @@ func enter() (*exec, *G, mode) {
 				return nil, g, md
 			}
 		}
+		e.foreignOps.Add(1)
 		return nil, nil, modeReal
 	}
 	if e.ended || e.dying {
@@ -309,7 +315,7 @@ func enter() (*exec, *G, mode) {
 // the real goroutine id needed.
 func (e *exec) callerLocked() *G {
 	if e.ndetached == 0 && strayCount.Load() == 0 && !foreignSeen.Load() {
-		if g := e.cur; g != nil && g.state == gRunning {
+		if g := e.cur; g != nil && g.state == gRunning && nearStack(stackAddr(), g.sp.Load()) {
 			return g
 		}
 	}
@@ -317,6 +323,7 @@ func (e *exec) callerLocked() *G {
 	id := curGoid()
 	for _, g := range e.gs {
 		if g.state != gDead && g.goid.Load() == id {
+			g.sp.Store(stackAddr())
 			return g
 		}
 	}
@@ -326,6 +333,35 @@ func (e *exec) callerLocked() *G {
 	foreignSeen.Store(true)
 	return nil
 }
+
+// stackAddr returns an address in the calling goroutine's stack (of a
+// variable in its own frame, just below the caller's).
+//
+//go:noinline
+func stackAddr() uintptr {
+	var x byte
+	return uintptr(unsafe.Pointer(&x))
+}
+
+// nearStack reports whether sp is within sameStack of the address a
+// goroutine last proved its identity at: then the caller is taken to be
+// that goroutine. Another goroutine's stack is elsewhere (stacks are
+// separate blocks of 8 KB and more), so a goroutine the runtime did not
+// start, calling while a controlled one holds the turn, goes to the slow
+// path, which knows callers exactly; so does the turn holder itself when
+// it calls from much deeper or shallower frames than last time, or after
+// its stack moved, and it is then remembered there.
+func nearStack(sp, at uintptr) bool {
+	d := sp - at
+	if sp < at {
+		d = at - sp
+	}
+	return at != 0 && d < sameStack
+}
+
+// sameStack bounds the distance between two addresses taken to be in one
+// goroutine's stack.
+const sameStack = 2 << 10
 
 // foreignSeen is set once a goroutine the runtime does not control was
 // seen calling an operation during an execution.
@@ -362,6 +398,7 @@ func (e *exec) point(g *G) {
 		e.mu.Unlock()
 	}
 	<-g.wake
+	g.sp.Store(stackAddr())
 	if e.slow.Load() {
 		g.identify()
 	}

@@ -72,9 +72,8 @@ func (e *exec) adopt(g *G, sub *subtest, st *testing.T) {
 	g.op.ext = false
 	e.mu.Unlock()
 	sub.markAdopted()
-	if e.slow.Load() {
-		g.identify()
-	}
+	g.identify() // known by goroutine id on the slow path (see callerLocked)
 	<-g.wake
+	g.sp.Store(stackAddr())
 	e.run(g, func() { sub.f(st) })
 }

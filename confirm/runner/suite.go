@@ -102,6 +102,7 @@ func Total(results []*Result) rt.Stats {
 		s.Executions += r.Stats.Executions
 		s.Steps += r.Stats.Steps
 		s.Seconds += r.Stats.Seconds
+		s.ForeignOps += r.Stats.ForeignOps
 	}
 	return s
 }
