@@ -58,12 +58,15 @@
 // Outside a controlled execution, and for goroutines the runtime does not
 // control, the sync types behave like the real ones (they embed them).
 // A goroutine the runtime did not start (a dependency's go statement, a
-// time.AfterFunc callback) that calls an operation is recognised when it
-// calls while nobody holds the turn or while a goroutine is detached; from
-// then on every caller in the process is identified by goroutine id
-// (a few microseconds per operation). Limitation: before that, such a
-// goroutine calling while a controlled goroutine holds the turn is taken
-// for the turn holder. Knowing every caller exactly would need the
+// time.AfterFunc callback, a net/http handler, a testing/synctest bubble)
+// that calls an operation gets the real primitive, and the operation is
+// counted in Stats.ForeignOps. The turn holder is recognised by where its
+// stack is: each controlled goroutine remembers an address in its stack
+// from when it last proved who it is (at start, on waking, on the slow
+// path), and a caller more than 2 KB from the turn holder's goes to the
+// slow path, which identifies it by goroutine id (a few microseconds);
+// once such a goroutine was seen, every caller in the process is
+// identified by goroutine id. Exact identity at no cost would need the
 // runtime's g, which only assembly can read, and assembly cannot be
 // injected: the go command runs the assembler in the package's directory,
 // and the runtime's exists only in the overlay.
