@@ -20,8 +20,12 @@ type modelKey struct {
 // kinds at one address, which the runtime's types cannot produce, would go
 // to e.otherModels.
 func modelOf[M any](e *exec, addr unsafe.Pointer, kind uint8, init func(*M) *objHdr) *M {
+	if l := &e.lastModel; l.addr == addr && l.kind == kind && addr != nil {
+		return (*M)(l.model) // the same object again, as in a loop
+	}
 	if p, ok := e.models[addr]; ok {
 		if (*objHdr)(p).kind == kind {
+			e.lastModel = lastModel{addr, kind, p}
 			return (*M)(p)
 		}
 		if p, ok := e.otherModels[modelKey{addr, kind}]; ok {
@@ -44,6 +48,13 @@ func modelOf[M any](e *exec, addr unsafe.Pointer, kind uint8, init func(*M) *obj
 		e.otherModels[modelKey{addr, kind}] = unsafe.Pointer(m)
 	}
 	return m
+}
+
+// lastModel is the model modelOf returned last, and its key.
+type lastModel struct {
+	addr  unsafe.Pointer
+	kind  uint8
+	model unsafe.Pointer
 }
 
 // mutexModel is a Mutex in an execution.

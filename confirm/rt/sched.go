@@ -99,6 +99,7 @@ type exec struct {
 	models map[unsafe.Pointer]unsafe.Pointer // sync values' models (models.go)
 	// otherModels holds models at an address models has one of another kind.
 	otherModels map[modelKey]unsafe.Pointer
+	lastModel   lastModel
 	addrs       map[chanKey]*objHdr
 	shadow      map[chanKey]*shadow
 
