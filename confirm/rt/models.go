@@ -39,6 +39,9 @@ func modelOf[M any](e *exec, addr unsafe.Pointer, kind uint8, init func(*M) *obj
 	}
 	e.nobj++
 	*h = objHdr{epoch: e.epoch, id: e.nobj, kind: kind}
+	if e.models == nil {
+		e.models = make(map[unsafe.Pointer]unsafe.Pointer)
+	}
 	if _, taken := e.models[addr]; !taken {
 		e.models[addr] = unsafe.Pointer(m)
 	} else {

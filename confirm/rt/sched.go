@@ -96,7 +96,7 @@ type exec struct {
 	tok    []tokEntry
 	nobj   int
 	chans  map[chanKey]*chanState
-	models map[unsafe.Pointer]unsafe.Pointer // sync values' models (models.go)
+	models map[unsafe.Pointer]unsafe.Pointer // sync values' models (models.go; made on first use or kept from the previous execution)
 	// otherModels holds models at an address models has one of another kind.
 	otherModels map[modelKey]unsafe.Pointer
 	lastModel   lastModel
@@ -154,7 +154,6 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 		maxSteps: cfg.MaxSteps,
 		lastG:    -1,
 		chans:    make(map[chanKey]*chanState),
-		models:   make(map[unsafe.Pointer]unsafe.Pointer),
 		addrs:    make(map[chanKey]*objHdr),
 		done:     make(chan struct{}),
 		exited:   make(chan struct{}, 1),
