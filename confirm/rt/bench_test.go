@@ -31,14 +31,16 @@ func benchBody() {
 	}
 }
 
-// runBench runs b.N executions of benchBody with the strategy and reports
-// scheduling points and executions per second.
-func runBench(b *testing.B, strategy string) {
-	cfg := &Config{Strategy: strategy, Seed: 1}
+// execBench runs b.N executions of body under the strategy cfg names,
+// starting the search over when it ends, and reports scheduling points
+// and executions per second.
+func execBench(b *testing.B, cfg *Config, body func()) {
 	s, err := newStrategy(cfg, "Bench")
 	if err != nil {
 		b.Fatal(err)
 	}
+	capturePCs.Store(wantsStacks(s))
+	defer capturePCs.Store(false)
 	steps := 0
 	var prev *exec
 	b.ResetTimer()
@@ -48,12 +50,14 @@ func runBench(b *testing.B, strategy string) {
 		e := newExec(cfg, n, s)
 		e.reuse(prev)
 		prev = e
-		e.runMain(benchBody, 0)
+		e.runMain(body, 0)
 		if e.failure != nil {
 			b.Fatalf("failure: %+v", e.failure)
 		}
 		steps += e.step
-		s.End(&Outcome{Steps: e.step})
+		if !s.End(&Outcome{Steps: e.step}) {
+			s, _ = newStrategy(cfg, "Bench") // exhausted: start over
+		}
 	}
 	d := time.Since(start).Seconds()
 	b.ReportMetric(float64(steps)/d, "points/s")
@@ -61,8 +65,15 @@ func runBench(b *testing.B, strategy string) {
 	b.ReportMetric(float64(steps)/float64(b.N), "points/exec")
 }
 
-func BenchmarkExecRandom(b *testing.B) { runBench(b, "random") }
-func BenchmarkExecPCT(b *testing.B)    { runBench(b, "pct") }
+// BenchmarkExecRandom and BenchmarkExecPCT run benchBody (10 goroutines,
+// 142 scheduling points) under the random and pct strategies.
+func BenchmarkExecRandom(b *testing.B) {
+	execBench(b, &Config{Strategy: "random", Seed: 1}, benchBody)
+}
+
+func BenchmarkExecPCT(b *testing.B) {
+	execBench(b, &Config{Strategy: "pct", Seed: 1}, benchBody)
+}
 
 // BenchmarkHandoff measures the bare goroutine handoff the scheduler uses
 // (a send on the next goroutine's buffered channel, then a receive on

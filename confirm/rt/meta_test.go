@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestNextStateToExplore(t *testing.T) {
@@ -595,40 +594,6 @@ func BenchmarkMetaDecision(b *testing.B) {
 // overhead of ranking, visited and backtrack sets per scheduling point.
 func BenchmarkExecMeta(b *testing.B) {
 	execBench(b, &Config{Strategy: "meta", Heuristic: "random", Seed: 1, Sequence: []int{locUnused}, Locations: metaLocs}, benchBody)
-}
-
-// execBench runs b.N executions of body under the strategy cfg names,
-// starting the search over when it ends, and reports scheduling points
-// and executions per second.
-func execBench(b *testing.B, cfg *Config, body func()) {
-	s, err := newStrategy(cfg, "Bench")
-	if err != nil {
-		b.Fatal(err)
-	}
-	capturePCs.Store(wantsStacks(s))
-	defer capturePCs.Store(false)
-	steps := 0
-	var prev *exec
-	b.ResetTimer()
-	start := time.Now()
-	for n := 0; n < b.N; n++ {
-		s.Begin(n)
-		e := newExec(cfg, n, s)
-		e.reuse(prev)
-		prev = e
-		e.runMain(body, 0)
-		if e.failure != nil {
-			b.Fatalf("failure: %+v", e.failure)
-		}
-		steps += e.step
-		if !s.End(&Outcome{Steps: e.step}) {
-			s, _ = newStrategy(cfg, "Bench") // exhausted: start over
-		}
-	}
-	d := time.Since(start).Seconds()
-	b.ReportMetric(float64(steps)/d, "points/s")
-	b.ReportMetric(float64(b.N)/d, "execs/s")
-	b.ReportMetric(float64(steps)/float64(b.N), "points/exec")
 }
 
 // TestMetaSelectCases: the ready cases of a select are successors too.
