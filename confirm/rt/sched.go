@@ -237,8 +237,9 @@ func (g *G) takeStart() func() {
 
 // run is the body of every controlled goroutine, which holds the turn
 // (or is to die) when run is called. It returns when f returned or
-// panicked, not when it Goexited. The stack dump of a running goroutine
-// shows g as its second argument (see identifyAllLocked).
+// panicked, not when it Goexited. A stack dump may show g as its second
+// argument, which identifyAllLocked uses for goroutines whose id is not
+// known yet (workers and adopted subtests record theirs).
 //
 //go:noinline
 func (e *exec) run(g *G, f func()) {
@@ -310,9 +311,11 @@ func enter() (*exec, *G, mode) {
 }
 
 // callerLocked returns the controlled goroutine calling, or nil. Since one
-// controlled goroutine runs at a time, the turn holder is the caller; only
-// while goroutines run detached (or strays of earlier executions exist) is
-// the real goroutine id needed.
+// controlled goroutine runs at a time, the turn holder is the caller when
+// the call comes from near where its stack last was (see nearStack); else,
+// and while goroutines run detached, strays of earlier executions exist or
+// goroutines the runtime did not start were seen, the caller is identified
+// by its real goroutine id.
 func (e *exec) callerLocked() *G {
 	if e.ndetached == 0 && strayCount.Load() == 0 && !foreignSeen.Load() {
 		if g := e.cur; g != nil && g.state == gRunning && nearStack(stackAddr(), g.sp.Load()) {
@@ -346,7 +349,7 @@ func stackAddr() uintptr {
 // nearStack reports whether sp is within sameStack of the address a
 // goroutine last proved its identity at: then the caller is taken to be
 // that goroutine. Another goroutine's stack is elsewhere (stacks are
-// separate blocks of 8 KB and more), so a goroutine the runtime did not
+// separate blocks of memory), so a goroutine the runtime did not
 // start, calling while a controlled one holds the turn, goes to the slow
 // path, which knows callers exactly; so does the turn holder itself when
 // it calls from much deeper or shallower frames than last time, or after
