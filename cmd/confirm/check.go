@@ -25,13 +25,17 @@ Usage:
 	confirm [-C dir] [flags] [packages]
 	confirm [-C dir] -seq file.go:LINE,file.go:LINE,... -run regexp [flags]
 
-Every warning gets a verdict: confirmed (with the interleaving, goroutine
-by goroutine, and a replay command), unconfirmed (not confirmed within
-budget; this never means the code is safe), no-test (no test reaches it)
-or error (the package does not build, the test hangs or crashes).
+Every warning gets a verdict: confirmed (its own kind of failure on its
+own sites, with the interleaving, goroutine by goroutine, and a replay
+command), not confirmed (the budget was spent, or no test could show it;
+this never means the code is safe), no-test (no test reaches it) or
+error (the package does not build or instrument, the test hangs or
+crashes). Any other concurrency failure a search finds on the way is a
+bug found, reported with its own interleaving and replay command.
 
-Exit status: 0 nothing confirmed, 1 at least one warning confirmed,
-2 usage or build error.
+Exit status: 0 nothing confirmed or found, 1 at least one warning
+confirmed or bug found, 2 usage error, or a package or warning Confirm
+could not check (its verdict is error).
 
 Run 'confirm -h' for the flags.
 `
@@ -52,6 +56,7 @@ type checkFlags struct {
 	json           bool
 	sarif          bool
 	tags           string
+	leaks          bool
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -69,6 +74,7 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print the findings as a JSON array")
 	fs.BoolVar(&f.sarif, "sarif", false, "print the findings as SARIF 2.1.0")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags`")
+	fs.BoolVar(&f.leaks, "leaks", true, "report goroutines left blocked, with nothing that could wake them, when a test returns")
 }
 
 // checkCmd implements the default command: analyze, sequence, confirm.
@@ -106,6 +112,7 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Trials:         f.trials,
 		Seq:            f.seq,
 		Run:            f.run,
+		NoLeaks:        !f.leaks,
 	}
 	if f.tags != "" {
 		opts.BuildFlags = []string{"-tags=" + f.tags}
@@ -172,12 +179,15 @@ func (f *checkFlags) check(fs *flag.FlagSet) error {
 }
 
 // checkStatus is the exit status of a report: 2 when a package did not
-// build, else 1 when a warning was confirmed, else 0.
+// build or a warning could not be checked (verdict error: a check that
+// passes because the tool failed would be the worst kind of green), else
+// 1 when a warning was confirmed or a bug found, else 0.
 func checkStatus(rep *pipeline.Report) error {
-	if len(rep.PackageErrors) > 0 {
+	c := rep.Counts()
+	if len(rep.PackageErrors) > 0 || c[pipeline.Error] > 0 {
 		return &exitStatus{exitError}
 	}
-	if rep.Counts()[pipeline.Confirmed] > 0 {
+	if c[pipeline.Confirmed] > 0 || len(rep.Bugs) > 0 {
 		return &exitStatus{exitFound}
 	}
 	return nil
@@ -193,10 +203,28 @@ func printCheckText(w io.Writer, r pipeline.Renderer, rep *pipeline.Report) {
 		}
 		printFinding(w, r, f)
 	}
-	if len(rep.Findings) > 0 {
+	for i, b := range rep.Bugs {
+		if i > 0 || len(rep.Findings) > 0 {
+			printf(w, "\n")
+		}
+		printBug(w, r, b)
+	}
+	if len(rep.Findings)+len(rep.Bugs) > 0 {
 		printf(w, "\n")
 	}
 	printf(w, "%s\n", summaryLine(rep))
+}
+
+// printBug writes a bug found on the way: where and what, the warnings
+// whose searches found it, its failure, trace and replay command.
+func printBug(w io.Writer, r pipeline.Renderer, b *pipeline.Bug) {
+	posn := pipeline.BugPosn(b)
+	if posn != "" {
+		posn = r.Text(posn) + ": "
+	}
+	printf(w, "%s%s [%s]\n", posn, r.Text(pipeline.BugMessage(b)), pipeline.BugID(b.Signature))
+	printf(w, "    Bug found while confirming %s (test %s)\n", strings.Join(b.FoundBy, ", "), b.Test)
+	printFailure(w, r, b.Result, r.Replay(b.Token, b.PackageArg))
 }
 
 func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
@@ -214,17 +242,26 @@ func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
 	switch {
 	case f.Verdict == pipeline.NoTest && f.Cause != "":
 		verdict += ": " + f.Cause
+	case f.Verdict == pipeline.Unconfirmed && f.Cause != "":
+		verdict += ": " + f.Cause
 	case f.Test != "" && f.Verdict != pipeline.NoTest:
 		verdict += " (test " + f.Test + ")"
 	}
 	printf(w, "    %s\n", r.Text(verdict))
+	if n := len(f.Bugs); n > 0 {
+		var ids []string
+		for _, sig := range f.Bugs {
+			ids = append(ids, pipeline.BugID(sig))
+		}
+		printf(w, "    The search found %s on the way: %s (below)\n", plural(n, "other bug"), strings.Join(ids, ", "))
+	}
 	if f.Trials != nil {
 		t := f.Trials
 		printf(w, "    Trials: %d/%d found it (error density %.2f); to the error: executions min %d avg %.1f max %d, steps min %d avg %.1f max %d\n",
 			t.Found, t.N, t.Density, t.Executions.Min, t.Executions.Avg, t.Executions.Max, t.Steps.Min, t.Steps.Avg, t.Steps.Max)
 	}
-	if res := f.Result; res != nil && (f.Verdict == pipeline.Confirmed || f.OtherFailure) {
-		printFailure(w, r, f, res)
+	if res := f.Result; res != nil && f.Verdict == pipeline.Confirmed {
+		printFailure(w, r, res, r.ReplayCommand(f))
 	}
 	if f.Verdict == pipeline.Confirmed || f.Verdict == pipeline.Unconfirmed {
 		s := f.Stats
@@ -235,14 +272,9 @@ func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
 	}
 }
 
-func printFailure(w io.Writer, r pipeline.Renderer, f *pipeline.Finding, res *runner.Result) {
-	if f.OtherFailure {
-		why := "not consistent with this warning"
-		if f.Cause != "" {
-			why = f.Cause
-		}
-		printf(w, "    Other failure found (%s):\n", why)
-	}
+// printFailure writes the failure of res, its trace and the replay
+// command cmd.
+func printFailure(w io.Writer, r pipeline.Renderer, res *runner.Result, cmd string) {
 	if fl := res.Failure; fl != nil {
 		printf(w, "\n    %s: %s\n", fl.Kind, indent(r.Text(fl.Message), "    ")[4:])
 		if fl.Stack != "" && fl.Kind != rt.FailDeadlock {
@@ -255,7 +287,7 @@ func printFailure(w io.Writer, r pipeline.Renderer, f *pipeline.Finding, res *ru
 		printTrace(&b, res, func(file string, line int) string { return r.Posn(file, line, 0) })
 		printf(w, "%s\n", indentLines(strings.TrimLeft(b.String(), "\n"), "  "))
 	}
-	if cmd := r.ReplayCommand(f); cmd != "" {
+	if cmd != "" {
 		printf(w, "\n    Replay:\n        %s\n\n", cmd)
 	}
 }
@@ -265,11 +297,14 @@ func summaryLine(rep *pipeline.Report) string {
 	c := rep.Counts()
 	parts := []string{
 		fmt.Sprintf("%d confirmed", c[pipeline.Confirmed]),
-		fmt.Sprintf("%d not confirmed within budget", c[pipeline.Unconfirmed]),
+		fmt.Sprintf("%d not confirmed", c[pipeline.Unconfirmed]),
 		fmt.Sprintf("%d without a test", c[pipeline.NoTest]),
 		fmt.Sprintf("%d %s", c[pipeline.Error], pluralWord(c[pipeline.Error], "error")),
 	}
 	s := fmt.Sprintf("confirm: %s: %s", plural(len(rep.Findings), "warning"), strings.Join(parts, ", "))
+	if n := len(rep.Bugs); n > 0 {
+		s += fmt.Sprintf("; %s found on the way", plural(n, "other bug"))
+	}
 	if n := len(rep.PackageErrors); n > 0 {
 		s += fmt.Sprintf("; %s could not be built (errors on stderr)", plural(n, "package"))
 	}

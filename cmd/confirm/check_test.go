@@ -22,18 +22,19 @@ func confirmIn(t *testing.T, dir string, args ...string) (stdout, stderr string,
 
 // finding is the part of the -json schema the tests read.
 type finding struct {
-	ID           string `json:"id"`
-	Analyzer     string `json:"analyzer"`
-	Kind         string `json:"kind"`
-	Message      string `json:"message"`
-	Posn         string `json:"posn"`
-	Package      string `json:"package"`
-	Test         string `json:"test"`
-	Verdict      string `json:"verdict"`
-	Cause        string `json:"cause"`
-	Unreached    []string
-	OtherFailure bool `json:"otherFailure"`
-	Failure      *struct {
+	ID        string `json:"id"`
+	Analyzer  string `json:"analyzer"`
+	Kind      string `json:"kind"`
+	Message   string `json:"message"`
+	Posn      string `json:"posn"`
+	Package   string `json:"package"`
+	Test      string `json:"test"`
+	Verdict   string `json:"verdict"`
+	Cause     string `json:"cause"`
+	Unreached []string
+	Bugs      []string `json:"bugs"`
+	FoundBy   []string `json:"foundBy"`
+	Failure   *struct {
 		Kind string `json:"kind"`
 	} `json:"failure"`
 	Trace []struct {
@@ -175,7 +176,7 @@ func TestCheckDemo(t *testing.T) {
 		"    race: data race:",
 		"Trace (",
 		"goroutine 1: spawned by goroutine 0 at bank/bank_test.go:12",
-		"confirm: 2 warnings: 2 confirmed, 0 not confirmed within budget, 0 without a test, 0 errors",
+		"confirm: 2 warnings: 2 confirmed, 0 not confirmed, 0 without a test, 0 errors",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -213,8 +214,7 @@ func TestCheckRobust(t *testing.T) {
 		"    No test reaches it: no test of example.com/mixed/untested calls untested.",
 		"1 package could not be built",
 		"resets/resets.go:26:2: possible data race:",
-		"    Not confirmed within budget; another failure found (test TestFree)",
-		"    Other failure found (the test fails this way without preemption too, so the failure is no evidence of the warning):",
+		"    Not confirmed: TestFree starts no goroutine: it has a single schedule, which does not show this; TestFree fails without any interleaving (test-failure: resets_test.go:12: len = 0 after Free, want 1), so failures like it are no evidence",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

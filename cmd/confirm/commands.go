@@ -35,7 +35,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.seed, "seed", 0, "`seed` of the search; 0 picks one (printed with the statistics)")
 	fs.DurationVar(&f.budget, "budget", 30*time.Second, "wall-time `budget` of the search over all selected tests")
 	fs.IntVar(&f.maxExecs, "max-execs", 0, "at most `N` executions per test (0: no bound)")
-	fs.IntVar(&f.maxSteps, "max-steps", 0, "at most `N` scheduling points per execution; an execution that needs more is reported as a livelock (0: the runtime's default)")
+	fs.IntVar(&f.maxSteps, "max-steps", 0, "at most `N` scheduling points per execution; an execution that needs more is cut off without a verdict (0: the runtime's default)")
 	fs.IntVar(&f.pctDepth, "pct-depth", 3, "bug depth `d` of the pct strategy")
 	fs.StringVar(&f.run, "run", "", "run only the tests matching `regexp`")
 	fs.BoolVar(&f.races, "races", true, "instrument every field and package-level variable access of the package's non-test files, so that the data-race oracle can fire")
@@ -147,10 +147,32 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Stats:   runner.Total(results),
 		Wall:    time.Since(start),
 	}
-	if n := len(results); n > 0 && results[n-1].Verdict != rt.VerdictNone {
+	if n := len(results); n > 0 && runner.Stops(results[n-1]) {
 		rep.Result = results[n-1]
 	}
+	rep.Notes = runNotes(results)
 	return rep.write(stdout, f.json)
+}
+
+// runNotes says which tests failed without any interleaving or could not
+// run twice in one process: their failures are no concurrency bugs.
+func runNotes(results []*runner.Result) []string {
+	var notes []string
+	for _, r := range results {
+		switch {
+		case r.Verdict == rt.VerdictUnrepeatable:
+			notes = append(notes, fmt.Sprintf("%s cannot run twice in one process, so it was not explored: %s", r.Test, r.Unrepeatable))
+		case r.Serial != nil:
+			notes = append(notes, fmt.Sprintf("%s fails without any interleaving (%s: %s); failures like it are not reported as concurrency bugs",
+				r.Test, r.Serial.Kind, firstLine(r.Serial.Message)))
+		}
+	}
+	return notes
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }
 
 // replayCmd implements confirm replay.

@@ -171,16 +171,26 @@ func TestStatus(t *testing.T) {
 	}{
 		{
 			name: "clean", module: "bank", args: []string{"run", "-budget", "1s", "./abbafixed"},
-			code: exitClean, stdout: []string{"no error found in example.com/bank/abbafixed (TestTransfer)", "executions"},
+			code: exitClean, stdout: []string{"no concurrency bug found in example.com/bank/abbafixed (TestTransfer)", "executions"},
 		},
 		{
 			name: "coverage flags", module: "bank", env: []string{"GOFLAGS=-cover -covermode=atomic"},
 			args: []string{"run", "-budget", "1s", "./abbafixed"},
-			code: exitClean, stdout: []string{"no error found in example.com/bank/abbafixed"},
+			code: exitClean, stdout: []string{"no concurrency bug found in example.com/bank/abbafixed"},
 		},
 		{
 			name: "panic", module: "robust", args: []string{"run", "-budget", "2s", "./panics"},
 			code: exitFound, stdout: []string{"panic in TestFirst of example.com/robust/panics", "index out of range", "panics/panics.go:5", "confirm replay -token c1.TestFirst."},
+		},
+		{
+			name: "fails without any interleaving", module: "robust", args: []string{"run", "-budget", "2s", "-run", "TestWrongSum", "./serial"},
+			code: exitClean, stdout: []string{"no concurrency bug found in example.com/robust/serial (TestWrongSum)",
+				"note: TestWrongSum fails without any interleaving (test-failure: serial_test.go:8: Sum = 10, want 11)"},
+		},
+		{
+			name: "cannot run twice", module: "robust", args: []string{"run", "-budget", "2s", "-run", "TestRegisterOnce", "./serial"},
+			code: exitClean, stdout: []string{"no concurrency bug found in example.com/robust/serial (TestRegisterOnce)",
+				"note: TestRegisterOnce cannot run twice in one process, so it was not explored: its first execution passed and the second, in the same process and without preemption, failed: serial_test.go:16: serial was registered already"},
 		},
 		{
 			name: "hang", module: "robust", args: []string{"run", "-budget", "1s", "-grace", "2s", "./hangs"},
@@ -205,7 +215,7 @@ func TestStatus(t *testing.T) {
 		},
 		{
 			name: "synctest bubble", module: "bubble", args: []string{"run", "-budget", "1s", "./ping"},
-			code: exitClean, stdout: []string{"no error found in example.com/bubble/ping (TestPing)", "operations ran in goroutines confirm does not control (started by code it does not rewrite, such as a testing/synctest bubble"},
+			code: exitClean, stdout: []string{"no concurrency bug found in example.com/bubble/ping (TestPing)", "operations ran in goroutines confirm does not control (started by code it does not rewrite, such as a testing/synctest bubble"},
 		},
 		{
 			name: "no test matches", module: "robust", args: []string{"run", "-run", "Nothing", "./panics"},

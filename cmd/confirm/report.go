@@ -26,6 +26,9 @@ type report struct {
 	// Result is the result of the test that stopped the run; nil when
 	// no error was found.
 	Result *runner.Result
+	// Notes say which tests fail without any interleaving or cannot run
+	// twice in one process.
+	Notes []string
 }
 
 // jsonReport is the JSON form of a report: the runner's Result (package,
@@ -41,6 +44,9 @@ type jsonReport struct {
 	ReplayCommand string `json:"replayCommand,omitempty"`
 	// Error explains verdict "hung".
 	Error string `json:"error,omitempty"`
+	// Notes say which tests fail without any interleaving or cannot run
+	// twice in one process (their failures are no concurrency bugs).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // write writes the report and returns the command's exit status as an
@@ -55,7 +61,7 @@ func (r *report) write(w io.Writer, asJSON bool) error {
 	}
 	res.Stats = r.Stats
 	if asJSON {
-		if err := writeJSON(w, jsonReport{Result: res, Tests: r.Tests, Seed: r.Seed, ReplayCommand: r.replayCommand(res)}); err != nil {
+		if err := writeJSON(w, jsonReport{Result: res, Tests: r.Tests, Seed: r.Seed, ReplayCommand: r.replayCommand(res), Notes: r.Notes}); err != nil {
 			return err
 		}
 	} else {
@@ -67,7 +73,7 @@ func (r *report) write(w io.Writer, asJSON bool) error {
 // statusOf maps a verdict to the exit status.
 func statusOf(res *runner.Result) error {
 	switch res.Verdict {
-	case rt.VerdictNone:
+	case rt.VerdictNone, rt.VerdictUnrepeatable:
 		return nil
 	case rt.VerdictError, runner.VerdictCrashed:
 		return &exitStatus{exitFound}
@@ -101,8 +107,11 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 		what = "confirm replay"
 	}
 	switch res.Verdict {
-	case rt.VerdictNone:
-		printf(w, "%s: no error found in %s (%s)\n", what, r.Package, strings.Join(r.Tests, ", "))
+	case rt.VerdictNone, rt.VerdictUnrepeatable:
+		printf(w, "%s: no concurrency bug found in %s (%s)\n", what, r.Package, strings.Join(r.Tests, ", "))
+		for _, n := range r.Notes {
+			printf(w, "note: %s\n", relPaths(n, wd))
+		}
 	case rt.VerdictDiverged:
 		printf(w, "%s: %s of %s: the replay diverged from its token: %s\n", what, res.Test, r.Package, res.Divergence)
 		printf(w, "(the code changed since the token was made, or the test depends on something the schedule does not fix, such as time, randomness or state left by other tests)\n")

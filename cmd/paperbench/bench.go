@@ -67,7 +67,9 @@ func benchSubject(ctx context.Context, o *options, dir string, s subject) ([]row
 	for _, c := range configs {
 		for _, sr := range o.searchList {
 			r := row{Subject: s, Config: c, Locs: len(src.Keys), Search: sr}
-			cfg := rt.Config{Strategy: sr.Strategy, Seed: o.seed}
+			// The paper measures the strategies alone: no serial
+			// executions before each search.
+			cfg := rt.Config{Strategy: sr.Strategy, Seed: o.seed, NoSerial: true}
 			if sr.Strategy == "meta" {
 				if dist == nil {
 					if dist, err = distances(dir, s, src.Keys); err != nil {

@@ -30,7 +30,8 @@ func syntheticReport(n, steps int) (*Report, []int, []rt.Location) {
 			},
 		}
 		res := &runner.Result{Verdict: rt.VerdictError, Failure: &rt.Failure{Kind: rt.FailRace,
-			Message: "data race: write at x (/w/p/a.go:10) by goroutine 1 and read at y (/w/p/a.go:20) by goroutine 2"}}
+			Message:  "data race: write at x (/w/p/a.go:10) by goroutine 1 and read at y (/w/p/a.go:20) by goroutine 2",
+			Accesses: []rt.Access{{G: 1, Loc: 0, Write: true, Pos: "/w/p/a.go:10"}, {G: 2, Loc: 1, Pos: "/w/p/a.go:20"}}}}
 		for s := range steps {
 			res.Trace = append(res.Trace, runner.Event{Event: rt.Event{Step: s + 1, G: s % 3, Op: "lock", Object: 1, File: "/w/p/a.go", Line: 10 + s%20}, Name: "(*p.T).mu"})
 		}
@@ -47,7 +48,7 @@ func BenchmarkJudgeAndRender(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, f := range rep.Findings {
-			if !Consistent(f.Warning, seq, locs, f.Result) {
+			if !Confirms(f.Warning, seq, locs, f.Result) {
 				b.Fatal("not consistent")
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
 	"github.com/confirm-go/confirm/confirm/trials"
@@ -59,19 +58,27 @@ func (p *packagePlan) build(ctx context.Context, opts Options) {
 	if rel, err := filepath.Rel(opts.Dir, bin.PkgDir); err == nil && !strings.HasPrefix(rel, "..") {
 		arg = "./" + filepath.ToSlash(rel)
 	}
+	p.arg = arg
 	for _, it := range p.items {
 		it.finding.PackageArg = arg
 		if it.run != nil {
+			// A user sequence: every matching test, with its sequence.
+			tmpl := it.cands[0]
+			it.cands = nil
+			var names []string
 			for _, t := range bin.Tests {
 				if it.run.MatchString(t) {
-					it.tests = append(it.tests, t)
+					c := *tmpl
+					c.test = t
+					it.cands = append(it.cands, &c)
+					names = append(names, t)
 				}
 			}
-			if len(it.tests) == 0 && it.finding.Verdict == "" {
+			if len(it.cands) == 0 && it.finding.Verdict == "" {
 				it.finding.Verdict = NoTest
 				it.finding.Cause = fmt.Sprintf("no test of %s matches -run %q (tests: %s)", bin.Package, it.run, strings.Join(bin.Tests, ", "))
 			}
-			it.finding.Test = strings.Join(it.tests, ",")
+			it.finding.Test = strings.Join(names, ",")
 		}
 	}
 }
@@ -92,21 +99,23 @@ func (p *packagePlan) close() {
 	}
 }
 
-// config is the runtime configuration of the search for it, whose
+// config is the runtime configuration of the search of c for it, whose
 // sequence indexes into locs.
-func (it *item) config(opts Options, seed int64, locs []rt.Location) rt.Config {
+func (it *item) config(opts Options, seed int64, c *candidate, locs []rt.Location) rt.Config {
 	cfg := rt.Config{
 		Strategy:       opts.Strategy,
 		Seed:           seed,
 		MaxSteps:       opts.MaxSteps,
 		BudgetMillis:   opts.Budget.Milliseconds(),
-		Sequence:       it.seq,
+		Sequence:       c.seq,
 		Heuristic:      opts.Heuristic,
 		BacktrackBound: opts.BacktrackBound,
-		Distances:      it.dist,
+		Distances:      c.dist,
+		Want:           Want(it.finding.Warning, c.seq, locs),
+		NoLeaks:        opts.NoLeaks,
 	}
 	if opts.Heuristic == "prefer" {
-		cfg.Prefer = preferred(it.seq, locs)
+		cfg.Prefer = preferred(c.seq, locs)
 	}
 	return cfg
 }
@@ -130,59 +139,167 @@ func preferred(seq []int, locs []rt.Location) []string {
 	return out
 }
 
-// confirm searches for an error consistent with it's warning and decides
-// its verdict.
+// confirm searches for the failure that confirms it's warning, test by
+// test, and decides its verdict.
 func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed int64) {
 	f := it.finding
 	if p.bin == nil {
 		f.Verdict, f.Cause = Error, "the package was not built"
 		return
 	}
-	var (
-		res *runner.Result
-		err error
-	)
 	if opts.Trials > 1 {
-		res, err = p.runTrials(ctx, opts, it, seed)
-	} else {
-		res, err = p.runSearch(ctx, opts, it, seed)
-	}
-	if err != nil {
-		f.Verdict, f.Cause = Error, err.Error()
+		res, err := p.runTrials(ctx, opts, it, it.cands[0], seed)
+		if err != nil {
+			f.Verdict, f.Cause = Error, err.Error()
+			return
+		}
+		confirms := Confirms(f.Warning, it.cands[0].seq, p.locs, res)
+		p.collect(it, res, confirms)
+		if confirms {
+			p.confirmed(it, it.cands[0], res)
+			return
+		}
+		f.Verdict, f.Cause = Unconfirmed, p.ended(opts, res)
 		return
 	}
-	p.judge(ctx, opts, it, res)
-}
-
-// runSearch runs it's tests (in parallel, until the first error) with one
-// search each.
-func (p *packagePlan) runSearch(ctx context.Context, opts Options, it *item, seed int64) (*runner.Result, error) {
-	results, err := p.bin.RunTests(ctx, it.tests, runner.RunOptions{Config: it.config(opts, seed, p.locs), Grace: opts.Grace})
-	for _, r := range results {
-		it.finding.Stats = addStats(it.finding.Stats, r.Stats)
-	}
-	if err != nil {
-		var hang *runner.HangError
-		if errors.As(err, &hang) {
-			return nil, fmt.Errorf("hang: %w", err)
+	deadline := time.Now().Add(opts.Budget)
+	var causes, errs []string
+	for i, c := range it.cands {
+		left := time.Until(deadline)
+		if left <= 0 {
+			causes = append(causes, fmt.Sprintf("the budget was spent before %s ran", testList(it.cands[i:])))
+			break
 		}
-		return nil, err
+		if it.run != nil {
+			left /= time.Duration(len(it.cands) - i) // a share for each test of a user sequence
+		}
+		cfg := it.config(opts, seed, c, p.locs)
+		cfg.BudgetMillis = max(left.Milliseconds(), 1)
+		res, err := p.bin.Run(ctx, c.test, runner.RunOptions{Config: cfg, Grace: opts.Grace})
+		if err != nil {
+			var hang *runner.HangError
+			if errors.As(err, &hang) {
+				err = fmt.Errorf("hang: %w", err)
+			}
+			errs = append(errs, err.Error())
+			continue
+		}
+		f.Stats = addStats(f.Stats, res.Stats)
+		confirms := Confirms(f.Warning, c.seq, p.locs, res)
+		p.collect(it, res, confirms)
+		switch res.Verdict {
+		case runner.VerdictCrashed:
+			errs = append(errs, fmt.Sprintf("%s crashed: %s", c.test, failureMessage(res)))
+			continue
+		case rt.VerdictStuck, rt.VerdictDiverged:
+			errs = append(errs, fmt.Sprintf("%s: %s: %s", c.test, res.Verdict, failureMessage(res)))
+			continue
+		}
+		if confirms {
+			p.confirmed(it, c, res)
+			return
+		}
+		causes = append(causes, p.ended(opts, res))
 	}
-	if n := len(results); n > 0 {
-		return results[n-1], nil
+	switch {
+	case len(causes) == 0 && len(errs) > 0:
+		f.Verdict, f.Cause = Error, strings.Join(errs, "; ")
+	default:
+		f.Verdict, f.Cause = Unconfirmed, strings.Join(append(causes, errs...), "; ")
 	}
-	return nil, errors.New("no test was run")
 }
 
-// runTrials runs opts.Trials independent searches of it's first test and
+// confirmed records the confirmation of it by candidate c's run res.
+func (p *packagePlan) confirmed(it *item, c *candidate, res *runner.Result) {
+	f := it.finding
+	f.Verdict, f.Result, f.Test = Confirmed, res, c.test
+	f.Sequence = c.steps
+	if res.Token != "" {
+		f.Token = Token{Locations: p.locs, Runner: res.Token}.Encode(p.bin.Dir)
+	}
+}
+
+// collect keeps the bugs res found on the way: its Found failures, and
+// its own failure when it does not confirm the warning.
+func (p *packagePlan) collect(it *item, res *runner.Result, confirms bool) {
+	keep := func(r *runner.Result) {
+		if r.Failure == nil || r.Token == "" {
+			return
+		}
+		b := &Bug{
+			Signature:  r.Failure.Signature(),
+			Package:    p.bin.Package,
+			PackageArg: p.arg,
+			Test:       r.Test,
+			Result:     r,
+			Token:      Token{Locations: p.locs, Runner: r.Token}.Encode(p.bin.Dir),
+			FoundBy:    []string{it.finding.Warning.ID},
+		}
+		it.bugs = append(it.bugs, b)
+		it.finding.Bugs = append(it.finding.Bugs, b.Signature)
+	}
+	for _, r := range res.Found {
+		keep(r)
+	}
+	if !confirms && res.Verdict == rt.VerdictError {
+		keep(res)
+	}
+}
+
+// ended says why a search that did not confirm the warning ended.
+func (p *packagePlan) ended(opts Options, res *runner.Result) string {
+	s := res.Stats
+	var why string
+	switch {
+	case res.Verdict == rt.VerdictUnrepeatable:
+		why = fmt.Sprintf("%s cannot run twice in one process: %s", res.Test, res.Unrepeatable)
+	case s.Goroutines == 1:
+		why = fmt.Sprintf("%s starts no goroutine: it has a single schedule, which does not show this", res.Test)
+	case s.Exhausted:
+		why = fmt.Sprintf("every schedule of %s was explored (%s): none shows this", res.Test, plural(s.Executions, "execution"))
+	case s.Executions > 0 && s.Truncated == s.Executions:
+		why = fmt.Sprintf("every execution of %s was cut off at the step bound (%s); raise -max-steps", res.Test, plural(maxStepsOf(opts), "step"))
+	default:
+		why = fmt.Sprintf("not found within the budget (%s of %s)", plural(s.Executions, "execution"), res.Test)
+	}
+	if res.Serial != nil {
+		why += fmt.Sprintf("; %s fails without any interleaving (%s: %s), so failures like it are no evidence", res.Test, res.Serial.Kind, firstLine(res.Serial.Message))
+	}
+	return why
+}
+
+// maxStepsOf is the step bound of one execution.
+func maxStepsOf(opts Options) int {
+	if opts.MaxSteps > 0 {
+		return opts.MaxSteps
+	}
+	return 100000
+}
+
+// testList names the tests of cands.
+func testList(cands []*candidate) string {
+	var names []string
+	for _, c := range cands {
+		names = append(names, c.test)
+	}
+	return strings.Join(names, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// runTrials runs opts.Trials independent searches of candidate c and
 // returns the replayed execution of the first trial that found an error.
-func (p *packagePlan) runTrials(ctx context.Context, opts Options, it *item, seed int64) (*runner.Result, error) {
+func (p *packagePlan) runTrials(ctx context.Context, opts Options, it *item, c *candidate, seed int64) (*runner.Result, error) {
 	f := it.finding
 	sum, err := trials.RunBinary(ctx, p.bin, trials.Spec{
-		Test:   it.tests[0],
-		Config: it.config(opts, seed, p.locs),
+		Test:   c.test,
+		Config: it.config(opts, seed, c, p.locs),
 		Budget: trials.Budget{Wall: opts.Budget},
-		Expect: expectedKinds(f.Warning.Kind),
 		Grace:  opts.Grace,
 	}, opts.Trials)
 	if err != nil {
@@ -201,12 +318,7 @@ func (p *packagePlan) runTrials(ctx context.Context, opts Options, it *item, see
 			return p.replay(ctx, t.Token, opts)
 		}
 	}
-	for _, t := range sum.Trials { // no expected error: report another one, if any
-		if t.Verdict == rt.VerdictError && t.Token != "" {
-			return p.replay(ctx, t.Token, opts)
-		}
-	}
-	return &runner.Result{Package: p.bin.Package, Test: it.tests[0], Verdict: rt.VerdictNone}, nil
+	return &runner.Result{Package: p.bin.Package, Test: c.test, Verdict: rt.VerdictNone}, nil
 }
 
 // replay re-runs the execution of a runner token on the plan's binary,
@@ -220,65 +332,6 @@ func (p *packagePlan) replay(ctx context.Context, token string, opts Options) (*
 		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime, MaxSteps: tok.MaxSteps},
 		Timeout: opts.Budget + time.Minute,
 	})
-}
-
-// expectedKinds are the failure kinds that can confirm a warning kind;
-// nil means any.
-func expectedKinds(kind warning.Kind) []string {
-	switch kind {
-	case "race":
-		return []string{rt.FailRace}
-	case "lock-order-cycle", "double-lock", "rwr-deadlock", "lock-leak":
-		return []string{rt.FailDeadlock, rt.FailLeak}
-	}
-	return nil
-}
-
-// judge decides it's verdict from the result of its search.
-func (p *packagePlan) judge(ctx context.Context, opts Options, it *item, res *runner.Result) {
-	f := it.finding
-	if res.Test != "" {
-		f.Test = res.Test
-	}
-	switch res.Verdict {
-	case rt.VerdictNone:
-		f.Verdict = Unconfirmed
-		return
-	case rt.VerdictError:
-	case runner.VerdictCrashed:
-		f.Verdict, f.Cause, f.Result = Error, "crash: "+failureMessage(res), res
-		return
-	default: // stuck, diverged
-		f.Verdict, f.Cause, f.Result = Error, res.Verdict+": "+failureMessage(res), res
-		return
-	}
-	f.Result = res
-	if res.Token != "" {
-		f.Token = Token{Locations: p.locs, Runner: res.Token}.Encode(p.bin.Dir)
-	}
-	if Consistent(f.Warning, it.seq, p.locs, res) {
-		if BySequence(f.Warning, it.seq, p.locs, res) && p.failsSerially(ctx, opts, res) {
-			f.Verdict, f.OtherFailure = Unconfirmed, true
-			f.Cause = "the test fails this way without preemption too, so the failure is no evidence of the warning"
-			return
-		}
-		f.Verdict = Confirmed
-		return
-	}
-	f.Verdict, f.OtherFailure = Unconfirmed, true
-}
-
-// failsSerially reports whether res's test fails with the same kind of
-// failure when it runs without preemption (rt's serial strategy): then the
-// failure needs no interleaving. A run that cannot tell (it errs, hangs or
-// crashes) does not count as failing.
-func (p *packagePlan) failsSerially(ctx context.Context, opts Options, res *runner.Result) bool {
-	ser, err := p.bin.Run(ctx, res.Test, runner.RunOptions{
-		Config:  rt.Config{Strategy: "serial", MaxExecs: 1, MaxSteps: opts.MaxSteps},
-		Timeout: opts.Budget + time.Minute,
-	})
-	return err == nil && ser.Verdict == rt.VerdictError && ser.Failure != nil &&
-		res.Failure != nil && ser.Failure.Kind == res.Failure.Kind
 }
 
 func failureMessage(res *runner.Result) string {

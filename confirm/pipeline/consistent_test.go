@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"go/token"
+	"slices"
 	"testing"
 
 	"github.com/confirm-go/confirm/analyzers/warning"
@@ -13,31 +14,46 @@ func site(file string, line int, access warning.Access) warning.Site {
 	return warning.Site{Position: token.Position{Filename: file, Line: line, Column: 2}, Access: access}
 }
 
-func TestConsistent(t *testing.T) {
+// TestConfirms checks that only a failure of the warning's own kind on its
+// own sites confirms it.
+func TestConfirms(t *testing.T) {
 	cycle := &warning.Warning{
 		Kind:    warning.LockOrderCycle,
-		Objects: []string{"(*abba.Account).mu"},
+		Objects: []string{"(abba.Account).mu"},
 		Sites:   []warning.Site{site("/m/abba.go", 26, warning.AccessLock), site("/m/abba.go", 28, warning.AccessLock)},
 	}
 	race := &warning.Warning{
-		Kind:  warning.Race,
-		Sites: []warning.Site{site("/m/hits.go", 23, warning.AccessWrite), site("/m/hits.go", 30, warning.AccessRead)},
+		Kind:    warning.Race,
+		Objects: []string{"(hits.Counter).total"},
+		Sites:   []warning.Site{site("/m/hits.go", 23, warning.AccessWrite), site("/m/hits.go", 30, warning.AccessRead), site("/m/hits.go", 20, warning.AccessLock)},
 	}
+	user := &warning.Warning{Kind: "sequence"}
 	locs := []rt.Location{
 		{File: "/m/abba.go", Line: 26, Kind: "observe"},
 		{File: "/m/abba.go", Line: 28, Kind: "observe"},
-		{File: "/m/hits.go", Line: 23, Kind: "write"},
-		{File: "/m/hits.go", Line: 30, Kind: "read"},
+		{File: "/m/hits.go", Line: 23, Kind: "write", Label: "(hits.Counter).total"},
+		{File: "/m/hits.go", Line: 30, Kind: "read", Label: "(hits.Counter).total"},
+		{File: "/m/hits.go", Line: 30, Kind: "read", Label: "(hits.Counter).hits"},
 	}
-	fail := func(kind, msg string, objs ...int) *runner.Result {
-		return &runner.Result{Verdict: rt.VerdictError, Failure: &rt.Failure{Kind: kind, Message: msg, Objects: objs}}
+	fail := func(f *rt.Failure) *runner.Result { return &runner.Result{Verdict: rt.VerdictError, Failure: f} }
+	deadlock := func(frames ...string) *runner.Result {
+		f := &rt.Failure{Kind: rt.FailDeadlock}
+		for i, fr := range frames {
+			f.Waits = append(f.Waits, rt.Wait{G: i + 1, Op: "lock", Frames: []string{fr, "/m/abba_test.go:12"}})
+			f.Cycle = append(f.Cycle, i+1)
+		}
+		return fail(f)
 	}
-	along := fail(rt.FailTest, "total = 1, want 2")
+	racy := func(a, b rt.Access) *runner.Result {
+		return fail(&rt.Failure{Kind: rt.FailRace, Accesses: []rt.Access{a, b}})
+	}
+	total23 := rt.Access{G: 1, Loc: 2, Write: true, Pos: "/m/hits.go:23", Label: "(hits.Counter).total"}
+	total30 := rt.Access{G: 2, Loc: 3, Pos: "/m/hits.go:30", Label: "(hits.Counter).total"}
+	hits30 := rt.Access{G: 2, Loc: 4, Pos: "/m/hits.go:30", Label: "(hits.Counter).hits"}
+	along := fail(&rt.Failure{Kind: rt.FailTest, Message: "total = 1, want 2"})
 	along.Trace = []runner.Event{
 		{Event: rt.Event{Op: "observe", Loc: 0}}, {Event: rt.Event{Op: "lock"}}, {Event: rt.Event{Op: "observe", Loc: 1}},
 	}
-	named := fail(rt.FailDeadlock, "all goroutines are blocked", 2)
-	named.Trace = []runner.Event{{Event: rt.Event{Op: "lock", Object: 2}, Name: "(*abba.Account).mu"}}
 	tests := []struct {
 		name string
 		w    *warning.Warning
@@ -45,54 +61,37 @@ func TestConsistent(t *testing.T) {
 		res  *runner.Result
 		want bool
 	}{
-		{"deadlock at the cycle's locks", cycle, []int{0, 1}, fail(rt.FailDeadlock, "wait-for cycle\n\tgoroutine 1: lock of mutex #2 at /m/abba.go:28"), true},
-		{"deadlock elsewhere", cycle, []int{0, 1}, fail(rt.FailDeadlock, "wait-for cycle\n\tgoroutine 1: lock of mutex #2 at /m/other.go:9"), false},
-		{"deadlock on the warning's lock class", cycle, []int{0, 1}, named, true},
-		{"race on the warning's accesses", race, []int{2, 3}, fail(rt.FailRace, "data race: write at x (/m/hits.go:23) by goroutine 1 and read at y (/m/hits.go:30) by goroutine 2"), true},
-		{"race on another field", race, []int{2, 3}, fail(rt.FailRace, "data race: write at x (/m/hits.go:23) by goroutine 1 and write at y (/m/other.go:7) by goroutine 2"), false},
-		{"race for a lock warning", cycle, []int{0, 1}, fail(rt.FailRace, "data race: write at x (/m/abba.go:28) by goroutine 1 and write at x (/m/abba.go:28) by goroutine 2"), false},
-		{"test failure along the sequence", cycle, []int{0, 1}, along, true},
-		{"test failure off the sequence", race, []int{2, 3}, along, false},
-		{"livelock", cycle, []int{0, 1}, fail(rt.FailLivelock, "exceeded at /m/abba.go:28"), false},
+		{"cycle at the warning's locks", cycle, []int{0, 1}, deadlock("/m/abba.go:28", "/m/abba.go:28"), true},
+		{"cycle elsewhere", cycle, []int{0, 1}, deadlock("/m/abba.go:28", "/m/other.go:9"), false},
+		{"race on the warning's accesses", race, []int{2, 3}, racy(total23, total30), true},
+		{"race on another field of the same line", race, []int{2, 3}, racy(total23, hits30), false},
+		{"race at a lock site", race, []int{2, 3}, racy(total23, rt.Access{G: 2, Pos: "/m/hits.go:20"}), false},
+		{"race for a lock warning", cycle, []int{0, 1}, racy(rt.Access{Pos: "/m/abba.go:28"}, rt.Access{Pos: "/m/abba.go:28"}), false},
+		{"test failure along a warning's sequence", cycle, []int{0, 1}, along, false},
+		{"test failure along a user sequence", user, []int{0, 1}, along, true},
+		{"test failure off a user sequence", user, []int{2, 3}, along, false},
 		{"no error", cycle, []int{0, 1}, &runner.Result{Verdict: rt.VerdictNone}, false},
 	}
-	// Confirmations by the sequence rule only, which the pipeline checks
-	// without preemption.
-	bySequence := map[string]bool{"test failure along the sequence": true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Consistent(tt.w, tt.seq, locs, tt.res); got != tt.want {
-				t.Errorf("Consistent = %v, want %v", got, tt.want)
-			}
-			if got := BySequence(tt.w, tt.seq, locs, tt.res); got != bySequence[tt.name] {
-				t.Errorf("BySequence = %v, want %v", got, bySequence[tt.name])
+			if got := Confirms(tt.w, tt.seq, locs, tt.res); got != tt.want {
+				t.Errorf("Confirms = %v, want %v", got, tt.want)
 			}
 		})
 	}
 }
 
-func TestTokenRoundTrip(t *testing.T) {
-	tok := Token{
-		Locations: []rt.Location{{File: "/w/abba/abba.go", Line: 26, Col: 2, Kind: "observe", Label: "acquires A"}, {File: "/w/abba/abba.go", Line: 28, Kind: "write"}},
-		Runner:    "c1.TestTransfer.plain.v1.abc",
+// TestWant: a race's sites are its accesses and the read and write steps
+// of its sequence, not its lock sites.
+func TestWant(t *testing.T) {
+	race := &warning.Warning{
+		Kind:    warning.Race,
+		Objects: []string{"(hits.Counter).total"},
+		Sites:   []warning.Site{site("/m/hits.go", 23, warning.AccessWrite), site("/m/hits.go", 20, warning.AccessLock)},
 	}
-	s := tok.Encode("/w")
-	if !IsToken(s) {
-		t.Fatalf("IsToken(%q) = false", s)
-	}
-	got, err := ParseToken(s, "/elsewhere")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Runner != tok.Runner || len(got.Locations) != 2 {
-		t.Fatalf("ParseToken = %+v, want %+v", got, tok)
-	}
-	if l := got.Locations[0]; l.File != "/elsewhere/abba/abba.go" || l.Line != 26 || l.Col != 2 || l.Kind != "observe" {
-		t.Errorf("location 0 = %+v, want /elsewhere/abba/abba.go:26:2 observe", l)
-	}
-	for _, bad := range []string{"", "c1.TestX.plain.v1.abc", "p1.!!", "p1." + s[len("p1."):len(s)-4]} {
-		if _, err := ParseToken(bad, "/w"); err == nil {
-			t.Errorf("ParseToken(%q) succeeded, want an error", bad)
-		}
+	locs := []rt.Location{{File: "/m/hits.go", Line: 12, Kind: "observe"}, {File: "/m/hits.go", Line: 40, Kind: "read"}}
+	w := Want(race, []int{0, 1}, locs)
+	if w.Kind != rt.WantRace || !slices.Equal(w.Sites, []string{"/m/hits.go:23", "/m/hits.go:40"}) || !slices.Equal(w.Objects, race.Objects) {
+		t.Errorf("Want = %+v", w)
 	}
 }

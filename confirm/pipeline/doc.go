@@ -10,25 +10,32 @@
 //     golang.org/x/tools/go/analysis/checker; their *warning.Result
 //     values are collected, each warning once;
 //  2. plan, once per package with warnings: the package is loaded with
-//     its tests into SSA (confirm/testselect), the best test that reaches
-//     each warning is selected, its key-location sequence generated
-//     (sequence) and the pfsm distance tables to the sequence's locations
-//     computed (pfsm); the union of all the package's sequences is the
-//     set of locations instrumented (read and write points for racing
-//     accesses, observe points for the rest), and each warning's
-//     rt.Config.Sequence indexes into it;
+//     its tests into SSA (confirm/testselect), the tests that reach each
+//     warning are ranked (up to four are kept), a key-location sequence
+//     is generated for each (sequence) and the pfsm distance tables to
+//     its locations computed (pfsm); the union of all the package's
+//     sequences is the set of locations instrumented (read and write
+//     points for racing accesses, observe points for the rest), and each
+//     search's rt.Config.Sequence indexes into it;
 //  3. build the package's instrumented test binary once (confirm/runner);
 //  4. confirm every warning, in parallel up to Options.Parallel test
-//     processes, within Options.Budget, with the chosen strategy;
-//  5. judge the outcome: a failure is a confirmation only when it is
-//     consistent with the warning (see Consistent); one of another kind
-//     than the warning's, reached along its sequence, only when the test
-//     does not fail the same way without preemption (see BySequence).
+//     processes, within Options.Budget, with the chosen strategy: its
+//     tests are searched one after the other, the next getting what the
+//     previous left of the budget when it could not show the warning (a
+//     single schedule, every schedule explored, no goroutine);
+//  5. judge the outcome. A warning is confirmed only by a failure of its
+//     own kind on its own sites (see Want and Confirms): the runtime
+//     stops a search only there. Any other failure found on the way is a
+//     bug of its own (Report.Bugs): a race on another variable, a
+//     deadlock, a leak, or a test failure, panic or exit that the test
+//     does not also have in its serial execution (no preemption), each
+//     reported once with its trace and replay token.
 //
 // A failure of one warning (its package does not compile, its test hangs
 // or its process crashes) is that warning's verdict "error"; the others
 // keep theirs.
 //
-// Verdicts never claim that code is safe: "unconfirmed" means not
-// confirmed within the budget.
+// Verdicts never claim that code is safe: "unconfirmed" says why the
+// search ended (the budget, every schedule explored, a test that cannot
+// show the warning, one that fails without any interleaving).
 package pipeline

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -20,8 +22,9 @@ type JSONFinding struct {
 	// Analyzer is the analyzer that reported the warning.
 	Analyzer string `json:"analyzer,omitempty"`
 	// Kind is the warning kind: lock-order-cycle, double-lock,
-	// rwr-deadlock, lock-leak, race, sequence (-seq), or build-error for
-	// a package that does not compile.
+	// rwr-deadlock, lock-leak, race, sequence (-seq); bug for a bug found
+	// on the way (verdict "found"); build-error for a package that does
+	// not compile.
 	Kind string `json:"kind"`
 	// Message is the analyzer's diagnostic.
 	Message string `json:"message"`
@@ -35,18 +38,20 @@ type JSONFinding struct {
 	Sequence []JSONStep `json:"sequence,omitempty"`
 	// Test is the test that ran the search.
 	Test string `json:"test,omitempty"`
-	// Verdict is confirmed, unconfirmed (not confirmed within budget),
-	// no-test or error.
+	// Verdict is confirmed, unconfirmed, no-test or error; found for a
+	// bug.
 	Verdict string `json:"verdict"`
-	// Cause explains verdicts error and no-test, and why the failure found
-	// does not confirm the warning when the test has it without preemption
-	// too (with otherFailure).
+	// Cause explains verdicts error and no-test, and why the search of an
+	// unconfirmed warning ended.
 	Cause string `json:"cause,omitempty"`
 	// Unreached names the warning's functions no test reaches (no-test).
 	Unreached []string `json:"unreached,omitempty"`
-	// OtherFailure is true when the failure below was found but is not
-	// consistent with the warning (verdict unconfirmed).
-	OtherFailure bool `json:"otherFailure,omitempty"`
+	// Bugs are the ids of the bugs the warning's search found on the way
+	// (objects of kind "bug" in the same array).
+	Bugs []string `json:"bugs,omitempty"`
+	// FoundBy are, for a bug, the ids of the warnings whose searches
+	// found it.
+	FoundBy []string `json:"foundBy,omitempty"`
 	// Failure is the error found: {kind, message, stack, goroutines,
 	// objects}.
 	Failure *rt.Failure `json:"failure,omitempty"`
@@ -143,23 +148,29 @@ func (r Renderer) Text(s string) string {
 }
 
 // ReplayCommand is the command line that replays f, or "".
-func (r Renderer) ReplayCommand(f *Finding) string {
-	if f.Token == "" {
+func (r Renderer) ReplayCommand(f *Finding) string { return r.Replay(f.Token, f.PackageArg) }
+
+// Replay is the command line that replays token in package arg, or "".
+func (r Renderer) Replay(token, arg string) string {
+	if token == "" {
 		return ""
 	}
 	cmd := r.Command
 	if cmd == "" {
 		cmd = "confirm"
 	}
-	return fmt.Sprintf("%s replay -token %s %s", cmd, f.Token, f.PackageArg)
+	return fmt.Sprintf("%s replay -token %s %s", cmd, token, arg)
 }
 
-// JSON returns the JSON form of the report: its findings, then one
-// object of kind build-error per package that does not compile.
+// JSON returns the JSON form of the report: its findings, its bugs, then
+// one object of kind build-error per package that does not compile.
 func (r Renderer) JSON(rep *Report) []JSONFinding {
-	out := make([]JSONFinding, 0, len(rep.Findings)+len(rep.PackageErrors))
+	out := make([]JSONFinding, 0, len(rep.Findings)+len(rep.Bugs)+len(rep.PackageErrors))
 	for _, f := range rep.Findings {
 		out = append(out, r.finding(f))
+	}
+	for _, b := range rep.Bugs {
+		out = append(out, r.bug(b))
 	}
 	for _, e := range rep.PackageErrors {
 		out = append(out, JSONFinding{
@@ -176,19 +187,21 @@ func (r Renderer) JSON(rep *Report) []JSONFinding {
 func (r Renderer) finding(f *Finding) JSONFinding {
 	w := f.Warning
 	j := JSONFinding{
-		ID:           w.ID,
-		Analyzer:     w.Analyzer,
-		Kind:         string(w.Kind),
-		Message:      r.Text(w.Message),
-		Package:      w.Package,
-		Test:         f.Test,
-		Verdict:      f.Verdict,
-		Cause:        r.Text(f.Cause),
-		Unreached:    f.Unreached,
-		OtherFailure: f.OtherFailure,
-		Token:        f.Token,
-		Replay:       r.ReplayCommand(f),
-		Trials:       f.Trials,
+		ID:        w.ID,
+		Analyzer:  w.Analyzer,
+		Kind:      string(w.Kind),
+		Message:   r.Text(w.Message),
+		Package:   w.Package,
+		Test:      f.Test,
+		Verdict:   f.Verdict,
+		Cause:     r.Text(f.Cause),
+		Unreached: f.Unreached,
+		Token:     f.Token,
+		Replay:    r.ReplayCommand(f),
+		Trials:    f.Trials,
+	}
+	for _, sig := range f.Bugs {
+		j.Bugs = append(j.Bugs, BugID(sig))
 	}
 	if len(w.Sites) > 0 {
 		j.Posn = r.position(w.Sites[0].Position)
@@ -204,20 +217,84 @@ func (r Renderer) finding(f *Finding) JSONFinding {
 		j.Stats = &st
 	}
 	if res := f.Result; res != nil {
-		if res.Package != "" {
-			j.Package = res.Package
-		}
-		if res.Failure != nil {
-			fl := *res.Failure
-			fl.Message, fl.Stack = r.Text(fl.Message), r.Text(fl.Stack)
-			j.Failure = &fl
-		}
-		j.Trace = r.trace(res.Trace)
-		for _, g := range res.Goroutines {
-			j.Goroutines = append(j.Goroutines, JSONGoroutine{ID: g.ID, Parent: g.Parent, Posn: r.Posn(g.File, g.Line, 0), Func: g.Func})
-		}
+		r.result(&j, res)
 	}
 	return j
+}
+
+// bug returns the JSON form of a bug found.
+func (r Renderer) bug(b *Bug) JSONFinding {
+	j := JSONFinding{
+		ID:       BugID(b.Signature),
+		Analyzer: "confirm",
+		Kind:     "bug",
+		Message:  r.Text(BugMessage(b)),
+		Posn:     r.Text(BugPosn(b)),
+		Package:  b.Package,
+		Test:     b.Test,
+		Verdict:  "found",
+		Token:    b.Token,
+		Replay:   r.Replay(b.Token, b.PackageArg),
+		FoundBy:  b.FoundBy,
+	}
+	r.result(&j, b.Result)
+	return j
+}
+
+// result fills in the failure, trace and goroutines of res.
+func (r Renderer) result(j *JSONFinding, res *runner.Result) {
+	if res.Package != "" {
+		j.Package = res.Package
+	}
+	if res.Failure != nil {
+		fl := *res.Failure
+		fl.Message, fl.Stack = r.Text(fl.Message), r.Text(fl.Stack)
+		j.Failure = &fl
+	}
+	j.Trace = r.trace(res.Trace)
+	for _, g := range res.Goroutines {
+		j.Goroutines = append(j.Goroutines, JSONGoroutine{ID: g.ID, Parent: g.Parent, Posn: r.Posn(g.File, g.Line, 0), Func: g.Func})
+	}
+}
+
+// BugID is the id of the bug with signature sig: "bug-" and 8 hex digits
+// of its hash, stable across runs.
+func BugID(sig string) string {
+	h := sha256.Sum256([]byte(sig))
+	return "bug-" + hex.EncodeToString(h[:4])
+}
+
+// BugMessage says in one line what the bug is.
+func BugMessage(b *Bug) string {
+	f := b.Result.Failure
+	return fmt.Sprintf("%s found by %s: %s", bugKind(f.Kind), b.Test, firstLine(f.Message))
+}
+
+// bugKind names a failure kind in a bug's message.
+func bugKind(kind string) string {
+	switch kind {
+	case rt.FailRace:
+		return "data race"
+	case rt.FailTest:
+		return "test failure"
+	}
+	return kind
+}
+
+// BugPosn is the position a bug is reported at: where its failure
+// happened (a racing access, the first blocked goroutine's operation, the
+// panic), or "".
+func BugPosn(b *Bug) string {
+	f := b.Result.Failure
+	switch {
+	case len(f.Accesses) > 0:
+		return f.Accesses[len(f.Accesses)-1].Pos
+	case len(f.Waits) > 0 && len(f.Waits[0].Frames) > 0:
+		return f.Waits[0].Frames[0]
+	case len(f.Frames) > 0:
+		return f.Frames[0]
+	}
+	return ""
 }
 
 func (r Renderer) trace(evs []runner.Event) []JSONEvent {

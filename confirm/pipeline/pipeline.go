@@ -26,8 +26,10 @@ const (
 	// Confirmed: an error consistent with the warning was found; the
 	// Finding has its trace and replay token.
 	Confirmed = "confirmed"
-	// Unconfirmed: not confirmed within the budget. When another error
-	// was found on the way, OtherFailure is set.
+	// Unconfirmed: not confirmed within the budget, or every test that
+	// could show it was explored without showing it (Cause says which).
+	// Failures of other kinds found on the way are bugs of their own
+	// (Report.Bugs), never confirmations.
 	Unconfirmed = "unconfirmed"
 	// NoTest: no test reaches the warning's functions.
 	NoTest = "no-test"
@@ -75,6 +77,9 @@ type Options struct {
 	// Run selects the tests of a user sequence (a regular expression).
 	Run string
 
+	// NoLeaks turns the leak oracle off.
+	NoLeaks bool
+
 	// Progress, when non-nil, is called as warnings are decided.
 	Progress func(done, total int)
 }
@@ -83,6 +88,10 @@ type Options struct {
 type Report struct {
 	// Findings are the warnings with their verdicts, in position order.
 	Findings []*Finding
+	// Bugs are the failures the searches found that confirm no warning:
+	// concurrency bugs of their own, each once however many searches
+	// found it, in package and position order.
+	Bugs []*Bug
 	// PackageErrors are the packages that could not be analyzed or built,
 	// with the compiler's message.
 	PackageErrors []PackageError
@@ -116,17 +125,18 @@ type Finding struct {
 	Test string
 	// Verdict is Confirmed, Unconfirmed, NoTest or Error.
 	Verdict string
-	// Cause explains Error, and why Result's failure does not confirm the
-	// warning when the test has it without preemption too (OtherFailure);
+	// Cause explains Error and NoTest, and why the search of an
+	// Unconfirmed warning ended (the budget, every schedule tried, a test
+	// that cannot show it, a test that fails without any interleaving);
 	// Unreached names the functions no test reaches (NoTest).
 	Cause     string
 	Unreached []string
-	// Result is the run whose failure confirmed the warning, or the other
-	// failure found (OtherFailure); nil when no failure was found.
+	// Result is the run whose failure confirmed the warning; nil
+	// otherwise.
 	Result *runner.Result
-	// OtherFailure reports that Result's failure is not consistent with
-	// the warning.
-	OtherFailure bool
+	// Bugs are the signatures of the bugs its search found on the way
+	// (see Report.Bugs).
+	Bugs []string
 	// Token replays Result (see ParseToken); PackageArg is the package
 	// argument of the replay command.
 	Token      string
@@ -135,6 +145,27 @@ type Finding struct {
 	Stats rt.Stats
 	// Trials summarises -trials.
 	Trials *TrialStats
+}
+
+// A Bug is a failure a search found that is not the warning it searched
+// for: a concurrency bug of its own (a race on another variable, a
+// deadlock, a leak, a test failure or panic that the test does not have
+// without preemption), with its trace and replay token.
+type Bug struct {
+	// Signature identifies the bug across searches (rt.Failure.Signature).
+	Signature string
+	// Package is the import path of the package whose test found it;
+	// PackageArg the package argument of its replay command.
+	Package    string
+	PackageArg string
+	// Test is the test that found it.
+	Test string
+	// Result has its failure, trace and runner token.
+	Result *runner.Result
+	// Token replays it (see ParseToken).
+	Token string
+	// FoundBy are the IDs of the warnings whose searches found it.
+	FoundBy []string
 }
 
 // A Step is one key location of a Finding's sequence.
@@ -204,16 +235,33 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Progress(0, total)
 	}
 	confirmAll(ctx, opts, plans, tick)
+	bugs := make(map[string]*Bug)
 	for _, p := range plans {
 		if p.buildErr != "" {
 			rep.PackageErrors = append(rep.PackageErrors, PackageError{Package: p.pkgPath, Message: p.buildErr})
 		}
 		for _, it := range p.items {
 			rep.Findings = append(rep.Findings, it.finding)
+			for _, b := range it.bugs {
+				key := b.Package + "\x00" + b.Signature
+				if seen := bugs[key]; seen != nil {
+					seen.FoundBy = appendNew(seen.FoundBy, b.FoundBy...)
+					continue
+				}
+				bugs[key] = b
+				rep.Bugs = append(rep.Bugs, b)
+			}
 		}
 		p.close()
 	}
 	sortFindings(rep.Findings)
+	sort.SliceStable(rep.Bugs, func(i, j int) bool {
+		a, b := rep.Bugs[i], rep.Bugs[j]
+		if a.Package != b.Package {
+			return a.Package < b.Package
+		}
+		return a.Signature < b.Signature
+	})
 	rep.Wall = time.Since(start)
 	return rep, nil
 }
@@ -273,6 +321,16 @@ func confirmAll(ctx context.Context, opts Options, plans []*packagePlan, tick fu
 		}
 	}
 	runs.Wait()
+}
+
+// appendNew appends the elements of add that s does not hold yet.
+func appendNew(s []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(s, a) {
+			s = append(s, a)
+		}
+	}
+	return s
 }
 
 // sortFindings orders findings by primary position.

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,17 +32,33 @@ type packagePlan struct {
 	items   []*item
 
 	bin      *runner.Binary
+	arg      string // the package argument of replay commands
 	buildErr string // the compiler's message when the package does not build
 }
 
 // An item is one warning to confirm.
 type item struct {
 	finding *Finding
-	seq     []int          // indexes into the plan's locations
-	dist    *rt.Distances  // pfsm tables of seq, when the strategy uses them
-	tests   []string       // the tests to run (one, unless a user sequence)
-	run     *regexp.Regexp // selects the tests of a user sequence
+	// cands are the tests that may show the warning, best first, each
+	// with its sequence; a user sequence's tests share one.
+	cands []*candidate
+	run   *regexp.Regexp // selects the tests of a user sequence
+	bugs  []*Bug         // found by its searches
 }
+
+// A candidate is a test that may show a warning and the key-location
+// sequence that leads it there.
+type candidate struct {
+	test  string
+	seq   []int         // indexes into the plan's locations
+	steps []Step        // the sequence, for the report
+	dist  *rt.Distances // pfsm tables of seq, when the strategy uses them
+}
+
+// maxCandidates bounds the tests tried for one warning: the budget moves
+// on to the next when one cannot show it (a single schedule, nothing
+// left to explore, no goroutine).
+const maxCandidates = 4
 
 // planPackages groups the warnings by package and plans each package, at
 // most opts.Parallel at a time.
@@ -88,42 +105,52 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 			continue
 		}
 		f.Test = shortTest(tests[0])
-		it.tests = []string{f.Test}
-		seqs, err := gen.Generate(f.Warning, tests[0])
-		if err != nil || len(seqs) == 0 {
-			if err == nil {
+		var firstErr error
+		for _, test := range tests[:min(len(tests), maxCandidates)] {
+			seqs, err := gen.Generate(f.Warning, test)
+			if err == nil && len(seqs) == 0 {
 				err = errors.New("no sequence")
 			}
-			f.Verdict, f.Cause = Error, fmt.Sprintf("generating the key-location sequence: %v", err)
-			continue
-		}
-		p.add(it, seqs[0])
-		if usesDistances(opts) {
-			if graph == nil {
-				if graph, err = newGraph(prog); err != nil {
-					p.fail(fmt.Sprintf("building the pfsm graph of %s: %v", p.pkgPath, err))
-					return
+			if err != nil {
+				firstErr = cmp.Or(firstErr, fmt.Errorf("generating the key-location sequence for %s: %w", shortTest(test), err))
+				continue
+			}
+			c := &candidate{test: shortTest(test)}
+			if usesDistances(opts) {
+				if graph == nil {
+					if graph, err = newGraph(prog); err != nil {
+						p.fail(fmt.Sprintf("building the pfsm graph of %s: %v", p.pkgPath, err))
+						return
+					}
+				}
+				if c.dist, err = distances(graph, seqs[0]); err != nil {
+					firstErr = cmp.Or(firstErr, fmt.Errorf("%s: %w", shortTest(test), err))
+					continue
 				}
 			}
-			if it.dist, err = distances(graph, seqs[0]); err != nil {
-				f.Verdict, f.Cause = Error, err.Error()
-			}
+			p.add(it, c, seqs[0])
 		}
+		if len(it.cands) == 0 {
+			f.Verdict, f.Cause = Error, firstErr.Error()
+			continue
+		}
+		f.Test, f.Sequence = it.cands[0].test, it.cands[0].steps
 	}
 }
 
 // add appends the steps of seq to the plan's locations and records them
-// as it's sequence.
-func (p *packagePlan) add(it *item, seq sequence.Sequence) {
+// as c's sequence, c as a candidate of it.
+func (p *packagePlan) add(it *item, c *candidate, seq sequence.Sequence) {
 	seq.Steps = shortLabels(seq.Steps, it.finding.Warning)
-	p.locs, it.seq = seq.Indexed(p.locs)
+	p.locs, c.seq = seq.Indexed(p.locs)
 	for i, l := range seq.Steps {
 		st := Step{Location: l}
 		if i < len(seq.Why) {
 			st.Why = seq.Why[i]
 		}
-		it.finding.Sequence = append(it.finding.Sequence, st)
+		c.steps = append(c.steps, st)
 	}
+	it.cands = append(it.cands, c)
 }
 
 // fail decides every undecided warning of the plan as Error with cause.
@@ -204,7 +231,9 @@ func planUserSequence(ctx context.Context, opts Options) (*packagePlan, error) {
 	w.Sites[0].Position.Filename, w.Sites[0].Position.Line, w.Sites[0].Position.Column = first.File, first.Line, first.Col
 	it := &item{finding: &Finding{Warning: w}}
 	p.items = []*item{it}
-	p.add(it, seq)
+	c := &candidate{}
+	p.add(it, c, seq)
+	it.finding.Sequence = c.steps
 	it.run = re
 	if usesDistances(opts) {
 		prog, err := testselect.Load(ctx, opts.Dir, p.pattern, opts.BuildFlags)
@@ -215,7 +244,7 @@ func planUserSequence(ctx context.Context, opts Options) (*packagePlan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("building the pfsm graph of %s: %w", p.pattern, err)
 		}
-		if it.dist, err = distances(g, seq); err != nil {
+		if c.dist, err = distances(g, seq); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/confirm-go/confirm/confirm/runner"
@@ -148,6 +149,24 @@ func (r Renderer) SARIF(rep *Report) any {
 		}
 		run.Results = append(run.Results, res)
 	}
+	for _, b := range rep.Bugs {
+		j := r.bug(b)
+		res := sarifResult{
+			RuleID:              "bug",
+			RuleIndex:           rule("bug", ruleDescription("bug")),
+			Level:               "error",
+			Message:             sarifMessage{Text: j.Message},
+			PartialFingerprints: map[string]string{"confirmBugId/v1": j.ID},
+			Properties:          map[string]any{"verdict": j.Verdict, "test": j.Test, "replay": j.Replay, "foundBy": j.FoundBy},
+		}
+		if file, line, ok := splitPosn(BugPosn(b)); ok {
+			res.Locations = []sarifLocation{{PhysicalLocation: r.physical(file, line, 0)}}
+		}
+		if len(b.Result.Trace) > 0 {
+			res.CodeFlows = []sarifCodeFlow{r.codeFlowOf(b.Result, "the interleaving of the bug")}
+		}
+		run.Results = append(run.Results, res)
+	}
 	for _, e := range rep.PackageErrors {
 		run.Results = append(run.Results, sarifResult{
 			RuleID:     "build-error",
@@ -170,6 +189,11 @@ func (r Renderer) SARIF(rep *Report) any {
 // codeFlow is the trace of f's result: one threadFlow per goroutine.
 func (r Renderer) codeFlow(f *Finding) sarifCodeFlow {
 	res := f.Result
+	return r.codeFlowOf(res, "the interleaving that confirms the warning")
+}
+
+// codeFlowOf is the trace of res: one threadFlow per goroutine.
+func (r Renderer) codeFlowOf(res *runner.Result, what string) sarifCodeFlow {
 	byG := make(map[int][]runner.Event)
 	for _, ev := range res.Trace {
 		byG[ev.G] = append(byG[ev.G], ev)
@@ -179,10 +203,6 @@ func (r Renderer) codeFlow(f *Finding) sarifCodeFlow {
 		gs = append(gs, g)
 	}
 	sort.Ints(gs)
-	what := "the interleaving that confirms the warning"
-	if f.OtherFailure {
-		what = "the interleaving of another failure found"
-	}
 	if res.Failure != nil {
 		what += ": " + firstLine(r.Text(res.Failure.Message))
 	}
@@ -252,8 +272,20 @@ func ruleDescription(kind string) string {
 		return "a possible data race"
 	case "sequence":
 		return "a user-given sequence of key locations"
+	case "bug":
+		return "a concurrency bug found while searching for a warning's, with its interleaving"
 	}
 	return kind
+}
+
+// splitPosn splits "file:line".
+func splitPosn(posn string) (string, int, bool) {
+	i := strings.LastIndexByte(posn, ':')
+	if i < 0 {
+		return "", 0, false
+	}
+	line, err := strconv.Atoi(posn[i+1:])
+	return posn[:i], line, err == nil
 }
 
 // VerdictText is the verdict of f in words, as the text report prints it.
@@ -262,10 +294,7 @@ func VerdictText(f *Finding) string {
 	case Confirmed:
 		return "confirmed"
 	case Unconfirmed:
-		if f.OtherFailure {
-			return "not confirmed within budget; another failure found"
-		}
-		return "not confirmed within budget"
+		return "not confirmed"
 	case NoTest:
 		return "no test reaches it"
 	}

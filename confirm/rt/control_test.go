@@ -269,6 +269,8 @@ func TestRunTestConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Two serial executions start the search, then the strategy's: 7 in
+	// all.
 	if res.Verdict != VerdictNone || res.Stats.Executions != 7 || runs != 7 || res.Test != t.Name() {
 		t.Errorf("result %+v after %d runs", res, runs)
 	}

@@ -37,13 +37,28 @@
 //   - Oracles end an execution with a Failure: test failure, panic,
 //     deadlock (nothing enabled while goroutines wait on modelled objects,
 //     or a wait-for cycle among lock waiters even while others run), leak
-//     (the body returned and goroutines are blocked for good), data race on
-//     the instrumented accesses (two goroutines parked at conflicting
-//     accesses, or an access unordered with an earlier one by the vector
-//     clocks of the modelled synchronisation), livelock (step bound), exit.
-//   - Every decision is recorded in a trace and a compact replay token;
-//     replaying the token reproduces the execution or reports where it
-//     diverged. Positions are recorded only when needed: a search re-runs a
+//     (the body returned and goroutines are blocked with nothing left that
+//     could wake them: none waits on time, and what they wait on was made
+//     in the execution), data race on the instrumented accesses (two
+//     goroutines parked at conflicting accesses, or an access unordered
+//     with an earlier one by the vector clocks of the modelled
+//     synchronisation), exit. Failures carry structured detail (Wait,
+//     Access, Cycle, frames) and a Signature that identifies them across
+//     schedules. An execution that reaches the step bound is cut off
+//     without a verdict (Stats.Truncated), not called a livelock.
+//   - A search (runSearch) starts with the serial execution (no
+//     preemption): a test failure, panic or exit it has needs no
+//     interleaving, and the same failure later is not reported; a second
+//     serial execution checks that the test can run twice in one process;
+//     a body that starts no goroutine has one schedule. With Config.Want
+//     (a warning's own kind of failure on its own sites), other failures
+//     do not end the search: races that are not wanted do not even end
+//     their execution, and the first of each signature is kept in
+//     Result.Found with its own token and trace.
+//   - Every decision is recorded in a trace and a compact replay token,
+//     which also records the failure the execution ended in; replaying
+//     the token reproduces that failure or reports how it diverged (a
+//     decision that cannot be followed, or another ending). Positions are recorded only when needed: a search re-runs a
 //     failing execution from its token with positions on.
 //
 // Goroutine identity: goroutine ids are the creation order in the

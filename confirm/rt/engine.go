@@ -331,6 +331,7 @@ func (e *exec) checkCycleLocked(g *G) {
 	}
 	path := slices.Clone(e.cycle)
 	f := e.blockedFailureLocked(FailDeadlock, "wait-for cycle among lock waiters", path)
+	f.Cycle = path
 	e.endLocked(f)
 }
 

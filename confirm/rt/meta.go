@@ -281,7 +281,7 @@ func (m *meta) PickCase(d *Decision, g int, ready []int) int {
 // End picks the state the next execution starts from; it returns false
 // when there is none (or when the execution failed: the search is over).
 func (m *meta) End(o *Outcome) bool {
-	if o.Failure != nil || o.Diverged != "" {
+	if o.Diverged != "" {
 		return false
 	}
 	if !m.backtrackState() {

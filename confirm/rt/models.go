@@ -65,6 +65,7 @@ type mutexModel struct {
 	h     objHdr
 	held  bool
 	owner int
+	pc    uintptr // where the holder locked it (when positions are recorded)
 }
 
 func (m *Mutex) modelLocked(e *exec) *mutexModel {
@@ -79,8 +80,9 @@ type rwModel struct {
 	h        objHdr
 	wHeld    bool // a writer holds or waits for the lock
 	wOwner   int
-	readers  int   // active readers
-	readerGs []int // their goroutines (for the wait-for graph)
+	wPC      uintptr // where the writer locked it (when positions are recorded)
+	readers  int     // active readers
+	readerGs []int   // their goroutines (for the wait-for graph)
 	rvc      vclock
 }
 

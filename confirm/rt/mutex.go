@@ -104,11 +104,11 @@ func (e *exec) execLockLocked(g *G) bool {
 	m := o.mu
 	switch o.kind {
 	case opLock:
-		m.held, m.owner = true, g.id
+		m.held, m.owner, m.pc = true, g.id, o.pc
 		g.acquire(&m.h)
 	case opTryLock:
 		if !m.held {
-			m.held, m.owner = true, g.id
+			m.held, m.owner, m.pc = true, g.id, o.pc
 			o.ok = true
 			g.acquire(&m.h)
 		}

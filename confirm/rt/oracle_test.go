@@ -183,12 +183,6 @@ func TestOracles(t *testing.T) {
 			})
 			Recv(done)
 		}, FailPanic, "index out of range"},
-		{"livelock", func(t *testing.T) {
-			var flag Bool
-			for !flag.Load() {
-				Gosched()
-			}
-		}, FailLivelock, "exceeded"},
 		{"exit", func(t *testing.T) {
 			Go(func() { Exit(3) })
 			Gosched()

@@ -10,9 +10,11 @@ import (
 	"unsafe"
 )
 
-// search runs a controlled search of body in the test process.
+// search runs a controlled search of body in the test process, without
+// the serial executions that start a search (TestSerialFirst tests them).
 func search(t *testing.T, cfg Config, body func(*testing.T)) *Result {
 	t.Helper()
+	cfg.NoSerial = true
 	return runSearch(t, &cfg, body)
 }
 

@@ -19,10 +19,11 @@ type Config struct {
 	Seed int64 `json:"seed"`
 	// PCTDepth is the bug depth d of the pct strategy (default 3).
 	PCTDepth int `json:"pctDepth,omitempty"`
-	// MaxExecs bounds the number of executions (0: no bound).
+	// MaxExecs bounds the number of executions, the serial ones included
+	// (0: no bound).
 	MaxExecs int `json:"maxExecs,omitempty"`
 	// MaxSteps bounds the scheduling points of one execution; an execution
-	// that exceeds it ends with failure kind "livelock".
+	// that exceeds it is cut off without a verdict (Stats.Truncated).
 	MaxSteps int `json:"maxSteps,omitempty"`
 	// BudgetMillis bounds the wall time of the whole search.
 	BudgetMillis int64 `json:"budgetMillis,omitempty"`
@@ -55,6 +56,19 @@ type Config struct {
 	// Distances are the pfsm tables; Distances.Targets[i] is the location
 	// Sequence[i]. RunTest compiles them once before the search.
 	Distances *Distances `json:"distances,omitempty"`
+
+	// Want is the failure the search is for: a warning's own kind of
+	// failure on its own sites. With Want set, a failure that does not
+	// match it does not end the search: the first execution of each
+	// failure signature is kept in Result.Found and the search goes on.
+	// Without it, the first failure that the serial executions do not
+	// also have ends the search.
+	Want *Want `json:"want,omitempty"`
+	// NoLeaks turns the leak oracle off.
+	NoLeaks bool `json:"noLeaks,omitempty"`
+	// NoSerial skips the serial executions that start every search (see
+	// Result.Serial); strategy "serial" and replays never run them.
+	NoSerial bool `json:"noSerial,omitempty"`
 }
 
 // A Location is a source position the instrumenter was asked to mark.
@@ -90,6 +104,33 @@ type Result struct {
 	Stats Stats `json:"stats"`
 	// Error explains VerdictInvalid.
 	Error string `json:"error,omitempty"`
+	// Found are the failures found on the way that are not what
+	// Config.Want asks for: the first execution of each signature (at
+	// most MaxFound), each with its trace and token. They are bugs of
+	// their own.
+	Found []Found `json:"found,omitempty"`
+	// Serial is the failure of the test's serial execution (no
+	// preemption: the goroutine that runs goes on until it blocks), when
+	// it failed: the test fails without any interleaving. Failures with
+	// its signature need no interleaving; they are not reported as bugs.
+	Serial *Failure `json:"serial,omitempty"`
+	// Unrepeatable says why the test cannot be run twice in one process:
+	// its first serial execution passed and the second failed as Serial
+	// says. The search stops there (VerdictUnrepeatable).
+	Unrepeatable string `json:"unrepeatable,omitempty"`
+}
+
+// MaxFound bounds Result.Found.
+const MaxFound = 8
+
+// Found is a failure found on the way to another one.
+type Found struct {
+	Failure    *Failure    `json:"failure"`
+	Trace      []Event     `json:"trace,omitempty"`
+	Goroutines []Goroutine `json:"goroutines,omitempty"`
+	Token      string      `json:"token,omitempty"`
+	// Execution is the number of the execution that found it.
+	Execution int `json:"execution"`
 }
 
 // Failure kinds.
@@ -99,8 +140,7 @@ const (
 	FailDeadlock = "deadlock" // all blocked, or a wait-for cycle among lock waiters
 	FailLeak     = "leak"     // body returned, goroutines it started blocked forever
 	FailRace     = "race"
-	FailLivelock = "livelock" // step bound exceeded
-	FailExit     = "exit"     // os.Exit or log.Fatal under control
+	FailExit     = "exit" // os.Exit or log.Fatal under control
 )
 
 // Failure describes an error found by an oracle.
@@ -115,6 +155,53 @@ type Failure struct {
 	Goroutines []int `json:"goroutines,omitempty"`
 	// Objects are the runtime objects involved, by Event.Object id.
 	Objects []int `json:"objects,omitempty"`
+	// Waits say what each blocked goroutine of a deadlock or leak waits
+	// for.
+	Waits []Wait `json:"waits,omitempty"`
+	// Cycle is the wait-for cycle of a deadlock among lock waiters, when
+	// it is one: goroutine ids, each waiting for a lock the next one
+	// holds (the last for the first's).
+	Cycle []int `json:"cycle,omitempty"`
+	// Accesses are the two accesses of a race, in execution order.
+	Accesses []Access `json:"accesses,omitempty"`
+	// Frames are the user's frames ("file:line", innermost first) of the
+	// goroutine that panicked or exited.
+	Frames []string `json:"frames,omitempty"`
+}
+
+// Wait is what a blocked goroutine of a deadlock or leak waits for.
+type Wait struct {
+	G int `json:"g"`
+	// Op is the blocked operation, as in Event.Op.
+	Op string `json:"op"`
+	// Object and ObjectKind are the object waited on, as in Event.
+	Object     int    `json:"object,omitempty"`
+	ObjectKind string `json:"objectKind,omitempty"`
+	// Frames are the goroutine's user frames, "file:line", innermost
+	// first: its blocked operation, then its callers.
+	Frames []string `json:"frames,omitempty"`
+	// Holders are the goroutines that hold the lock it waits for.
+	Holders []int `json:"holders,omitempty"`
+	// HoldsRead is set when it waits in RLock of an RWMutex it holds a
+	// read lock of.
+	HoldsRead bool `json:"holdsRead,omitempty"`
+	// LockedAt is where the lock it waits for was acquired ("file:line"),
+	// when positions were recorded.
+	LockedAt string `json:"lockedAt,omitempty"`
+	// Spawned is where the goroutine was started ("file:line" of its go
+	// statement), when positions were recorded.
+	Spawned string `json:"spawned,omitempty"`
+}
+
+// Access is one side of a race.
+type Access struct {
+	G     int  `json:"g"`
+	Loc   int  `json:"loc"`
+	Write bool `json:"write,omitempty"`
+	// Pos is "file:line" of the access and Label what it accesses (from
+	// Config.Locations).
+	Pos   string `json:"pos,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 // An Event is one scheduling decision of an execution.
@@ -164,8 +251,18 @@ type Stats struct {
 	StepsToError int `json:"stepsToError,omitempty"`
 	// Exhausted is set when the search stopped because its strategy had
 	// nothing left to explore (the meta strategy's backtrack set was
-	// empty), not because the budget was spent.
+	// empty, or the test has a single schedule), not because the budget
+	// was spent.
 	Exhausted bool `json:"exhausted,omitempty"`
+	// Truncated counts the executions cut off at the step bound
+	// (Config.MaxSteps): they ended without a verdict.
+	Truncated int `json:"truncated,omitempty"`
+	// Ignored counts the failing executions whose failure the serial
+	// execution also had (no interleaving needed).
+	Ignored int `json:"ignored,omitempty"`
+	// Goroutines is the most goroutines an execution started (the body
+	// counts as one): 1 means the test has no concurrency to explore.
+	Goroutines int `json:"goroutines,omitempty"`
 	// ForeignOps counts the operations called by goroutines the runtime
 	// does not control (started by code that is not rewritten: a
 	// testing/synctest bubble, a net/http server, time.AfterFunc) during
@@ -190,6 +287,9 @@ const (
 	VerdictCrashed = "crashed"
 	// VerdictInvalid: the config could not be used; Error says why.
 	VerdictInvalid = "invalid"
+	// VerdictUnrepeatable: the test passed once and failed when run again
+	// in the same process; Unrepeatable says how.
+	VerdictUnrepeatable = "unrepeatable"
 )
 
 // FailStuck is the failure kind of VerdictStuck.

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -126,14 +127,17 @@ func (e *exec) execAccessLocked(g *G) {
 	cur := accessRec{g: g.id, clk: g.vc.get(g.id), loc: o.loc, write: o.kind == opWrite}
 	racy := func(p *accessRec) bool { return p.g != g.id && p.clk > g.vc.get(p.g) }
 	if s.write != nil && racy(s.write) {
-		e.raceLocked(o.hdr, *s.write, cur)
-		return
+		if e.raceLocked(o.hdr, *s.write, cur, true) {
+			return
+		}
 	}
 	if cur.write {
 		for i := range s.reads {
 			if racy(&s.reads[i]) {
-				e.raceLocked(o.hdr, s.reads[i], cur)
-				return
+				if e.raceLocked(o.hdr, s.reads[i], cur, true) {
+					return
+				}
+				break
 			}
 		}
 		s.write = &cur
@@ -158,27 +162,84 @@ func (e *exec) parkedRaceLocked(acc []*G) {
 			if a.op.addr != b.op.addr || (a.op.kind == opRead && b.op.kind == opRead) {
 				continue
 			}
-			e.raceLocked(a.op.hdr,
+			if e.raceLocked(a.op.hdr,
 				accessRec{g: a.id, loc: a.op.loc, write: a.op.kind == opWrite},
-				accessRec{g: b.id, loc: b.op.loc, write: b.op.kind == opWrite})
-			return
+				accessRec{g: b.id, loc: b.op.loc, write: b.op.kind == opWrite}, false) {
+				return
+			}
 		}
 	}
 }
 
-// raceLocked ends the execution with a data race between two accesses.
-func (e *exec) raceLocked(h *objHdr, a, b accessRec) {
+// raceLocked reports a data race between two accesses and whether it
+// ended the execution. A race that is not the one the search wants does
+// not: it is kept as a side failure (see sideLocked) and the execution
+// goes on, so that a neighbour's race does not hide the warned one.
+// executing says that b is the access being executed (its step's
+// decision is not recorded yet).
+func (e *exec) raceLocked(h *objHdr, a, b accessRec, executing bool) bool {
+	key := [2]int{min(a.loc, b.loc), max(a.loc, b.loc)}
+	if slices.Contains(e.sideRaces, key) {
+		return false // kept already: the same pair again
+	}
 	f := &Failure{
 		Kind: FailRace,
 		Message: fmt.Sprintf("data race: %s at %s by goroutine %d and %s at %s by goroutine %d, unordered by happens-before",
 			rw(a.write), e.locLabel(a.loc), a.g, rw(b.write), e.locLabel(b.loc), b.g),
 		Goroutines: []int{a.g, b.g},
+		Accesses:   []Access{e.accessLocked(a), e.accessLocked(b)},
 	}
 	if h != nil {
 		f.Objects = []int{h.id}
 	}
+	if w := e.want; w != nil && !w.Matches(f, w.Kind == WantSequence && e.observedSequence()) {
+		upto := len(e.tok)
+		if executing {
+			upto++
+		}
+		e.sideRaces = append(e.sideRaces, key)
+		f.Stack = e.stacksLocked([]int{a.g, b.g})
+		e.sideLocked(f, upto)
+		return false
+	}
 	f.Stack = e.stacksLocked([]int{a.g, b.g})
 	e.endLocked(f)
+	return true
+}
+
+// A sideFailure is a failure that did not end its execution: upto is the
+// number of decisions that lead to it.
+type sideFailure struct {
+	f    *Failure
+	upto int
+}
+
+// maxSide bounds the side failures kept per execution.
+const maxSide = 8
+
+// sideLocked keeps f, found after upto decisions, as a side failure of the
+// execution (once per signature).
+func (e *exec) sideLocked(f *Failure, upto int) {
+	if len(e.side) >= maxSide {
+		return
+	}
+	sig := f.Signature()
+	for _, s := range e.side {
+		if s.f.Signature() == sig {
+			return
+		}
+	}
+	e.side = append(e.side, sideFailure{f: f, upto: upto})
+}
+
+// accessLocked describes one side of a race.
+func (e *exec) accessLocked(a accessRec) Access {
+	out := Access{G: a.g, Loc: a.loc, Write: a.write}
+	if a.loc >= 0 && a.loc < len(e.cfg.Locations) {
+		l := e.cfg.Locations[a.loc]
+		out.Pos, out.Label = l.File+":"+itoa(l.Line), l.Label
+	}
+	return out
 }
 
 func rw(write bool) string {

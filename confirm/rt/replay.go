@@ -11,6 +11,7 @@ import (
 // Divergence says where and why.
 type replay struct {
 	entries []tokEntry
+	expect  *expectation // the failure the token recorded, if any
 	i       int
 	cur     tokEntry
 	div     string
@@ -21,14 +22,14 @@ func newReplay(tok, test string) (Strategy, error) {
 	if strings.HasPrefix(tok, seedTokenPrefix) {
 		return newSeedReplay(tok, test)
 	}
-	name, entries, err := decodeToken(tok)
+	name, entries, expect, err := decodeToken(tok)
 	if err != nil {
 		return nil, err
 	}
 	if name != test {
 		return nil, fmt.Errorf("rt: replay token is for test %q, not %q", name, test)
 	}
-	return &replay{entries: entries}, nil
+	return &replay{entries: entries, expect: expect}, nil
 }
 
 func (s *replay) Begin(int) { s.i, s.div = 0, "" }
@@ -76,6 +77,15 @@ func (s *replay) End(o *Outcome) bool {
 	return false
 }
 
+// want returns what the replayed execution must end in: the failure its
+// token recorded (other races on the way do not end it), or nil.
+func (s *replay) want() *Want {
+	if s.expect == nil {
+		return nil
+	}
+	return &Want{Kind: WantSignature, Signature: s.expect.sig}
+}
+
 // Divergence says how the replay diverged ("" if it did not).
 func (s *replay) Divergence() string { return s.div }
 
@@ -101,6 +111,8 @@ func newSeedReplay(tok, test string) (Strategy, error) {
 		p := newPCT(st.seed, st.depth, 0)
 		p.k = st.k
 		return &seedReplay{Strategy: p, n: st.n}, nil
+	case 3:
+		return &seedReplay{Strategy: serial{}}, nil
 	}
 	return nil, fmt.Errorf("rt: seed token names unknown strategy %d", st.strategy)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -76,84 +77,359 @@ var lastConfig struct {
 }
 
 // runSearch runs the executions a config asks for and writes the Result.
+//
+// A search starts with the test's serial execution (no preemption; see
+// serial): if it fails, the test fails without any interleaving, and
+// failures with that signature found later are not reported; if it passes,
+// a second serial execution checks that the test can run twice in one
+// process (VerdictUnrepeatable otherwise); if it starts no goroutine, there
+// is nothing to interleave (Stats.Exhausted). Then the strategy's
+// executions run until the budget is spent, the strategy has nothing left
+// to explore, or a failure ends the search: one that matches Config.Want,
+// or without Want any failure. A failure that does not match Want is kept
+// in Result.Found (the first execution of each signature) and the search
+// goes on.
 func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 	searchMu.Lock()
 	defer searchMu.Unlock()
-	start := time.Now()
-	res := &Result{Test: t.Name(), Verdict: VerdictNone}
+	s := &searcher{t: t, cfg: cfg, body: body, start: time.Now(), found: make(map[string]bool)}
+	s.res = &Result{Test: t.Name(), Verdict: VerdictNone}
+	s.budget = time.Duration(cfg.BudgetMillis) * time.Millisecond
 	strategy, err := newStrategy(cfg, t.Name())
 	if err != nil {
-		res.Verdict, res.Error = VerdictInvalid, err.Error()
-		writeResult(t, cfg, res)
-		return res
+		s.res.Verdict, s.res.Error = VerdictInvalid, err.Error()
+		writeResult(t, cfg, s.res)
+		return s.res
 	}
-	maxExecs := cfg.MaxExecs
-	if cfg.Strategy == "replay" {
+	s.want = cfg.Want
+	if r, ok := strategy.(*replay); ok {
+		s.replayed = r
+		s.want = r.want()
+	}
+	s.pw = newProgressWriter(cfg, t.Name())
+	s.capture = cfg.Strategy == "replay" || wantsStacks(strategy)
+	capturePCs.Store(s.capture)
+	if s.serialFirst() {
+		s.explore(strategy)
+	}
+	releaseWorkers()
+	s.res.Stats.Seconds = time.Since(s.start).Seconds()
+	writeResult(t, cfg, s.res)
+	return s.res
+}
+
+// A searcher is the state of runSearch.
+type searcher struct {
+	t       *testing.T
+	cfg     *Config
+	body    func(*testing.T)
+	res     *Result
+	start   time.Time
+	budget  time.Duration
+	pw      *progressWriter
+	capture bool // operations record their positions
+	runs    int  // executions so far (the N of subtest confirm#N)
+	prev    *exec
+	serial  string          // the signature of the serial execution's failure
+	found   map[string]bool // signatures of the failures in res.Found
+	// want is the failure searched for: Config.Want, or what the
+	// replayed token recorded.
+	want     *Want
+	replayed *replay // the replay strategy, when replaying a schedule
+}
+
+// over reports whether the budget is spent.
+func (s *searcher) over() bool {
+	return s.budget > 0 && time.Since(s.start) > s.budget
+}
+
+// run runs one execution with strategy, its k-th.
+func (s *searcher) run(strategy Strategy, k int) (*exec, *Outcome) {
+	s.pw.write(k, s.res.Stats.Executions, strategy)
+	strategy.Begin(k)
+	e := newExec(s.cfg, s.runs, strategy)
+	e.want = s.want
+	s.runs++
+	e.reuse(s.prev)
+	s.prev = e
+	ok := s.t.Run(fmt.Sprintf("confirm#%d", e.n), func(st *testing.T) { e.runBody(st, s.body) })
+	st := &s.res.Stats
+	st.Executions++
+	st.Steps += int64(e.step)
+	st.ForeignOps += e.foreignOps.Load()
+	st.Goroutines = max(st.Goroutines, len(e.gs))
+	if e.truncated {
+		st.Truncated++
+	}
+	o := e.outcome(ok, s.t.Name())
+	s.sides(e)
+	return e, o
+}
+
+// serialFirst runs the serial executions that start a search and reports
+// whether the search goes on.
+func (s *searcher) serialFirst() bool {
+	switch s.cfg.Strategy {
+	case "serial", "replay":
+		return true
+	}
+	if s.cfg.NoSerial {
+		return true
+	}
+	e, o := s.run(serial{}, 0)
+	if s.toolError(e) || s.stuck(e, o) {
+		return false
+	}
+	switch {
+	case o.Failure != nil && !needsNoInterleaving(o.Failure.Kind):
+		// A race, deadlock or leak is a concurrency bug even when the
+		// serial schedule has it.
+		if s.failure(e, o) {
+			return false
+		}
+	case o.Failure != nil:
+		s.res.Serial = o.Failure
+		s.serial = o.Failure.Signature()
+	case !s.over():
+		e, o = s.run(serial{}, 0)
+		if s.toolError(e) || s.stuck(e, o) {
+			return false
+		}
+		if o.Failure != nil && !needsNoInterleaving(o.Failure.Kind) {
+			if s.failure(e, o) {
+				return false
+			}
+		} else if o.Failure != nil {
+			s.res.Verdict = VerdictUnrepeatable
+			s.res.Serial = o.Failure
+			s.res.Unrepeatable = "its first execution passed and the second, in the same process and without preemption, failed: " + firstLine(o.Failure.Message)
+			s.record(e, o)
+			return false
+		}
+	}
+	if len(e.gs) == 1 {
+		// The body started no goroutine: there is one schedule.
+		s.res.Stats.Exhausted = true
+		return false
+	}
+	return true
+}
+
+// explore runs the strategy's executions.
+func (s *searcher) explore(strategy Strategy) {
+	maxExecs := s.cfg.MaxExecs
+	if s.cfg.Strategy == "replay" {
 		maxExecs = 1
-	} else if maxExecs == 0 && cfg.BudgetMillis == 0 {
+	} else if maxExecs == 0 && s.cfg.BudgetMillis == 0 {
 		maxExecs = defaultMaxExecs
 	}
-	budget := time.Duration(cfg.BudgetMillis) * time.Millisecond
-	pw := newProgressWriter(cfg, t.Name())
-	capture := cfg.Strategy == "replay" || wantsStacks(strategy)
-	capturePCs.Store(capture)
-	var prev *exec
-	for n := 0; maxExecs == 0 || n < maxExecs; n++ {
-		if budget > 0 && time.Since(start) > budget {
+	for k := 0; maxExecs == 0 || s.res.Stats.Executions < maxExecs; k++ {
+		if s.over() {
 			break
 		}
-		pw.write(n, res.Stats.Executions, strategy)
-		strategy.Begin(n)
-		e := newExec(cfg, n, strategy)
-		e.reuse(prev)
-		prev = e
-		ok := t.Run(fmt.Sprintf("confirm#%d", n), func(st *testing.T) { e.runBody(st, body) })
-		res.Stats.Executions++
-		res.Stats.Steps += int64(e.step)
-		res.Stats.ForeignOps += e.foreignOps.Load()
-		if e.toolErr != "" {
-			res.Verdict, res.Error = VerdictInvalid, e.toolErr
+		e, o := s.run(strategy, k)
+		if s.toolError(e) {
 			break
 		}
-		o := e.outcome(ok, t.Name())
 		more := strategy.End(o)
 		if x, ok := strategy.(interface{ Exhausted() bool }); ok && x.Exhausted() {
-			res.Stats.Exhausted = true
+			s.res.Stats.Exhausted = true
 		}
 		if d, ok := strategy.(interface{ Divergence() string }); ok && o.Diverged == "" && d.Divergence() != "" {
 			o.Diverged = d.Divergence()
 		}
-		last := o.Failure != nil || o.Diverged != "" || !more
-		if o.Failure != nil && o.Failure.Kind != FailStuck && !capture {
-			// Re-run the failing execution with positions recorded.
-			if e2, o2 := traced(t, cfg, n, encodeToken(t.Name(), e.tok), body); e2 != nil {
-				e, o = e2, o2
-			}
-		}
-		if cfg.Strategy == "replay" || o.Failure != nil || o.Diverged != "" {
-			e.mu.Lock()
-			res.Trace, res.Goroutines = e.traceLocked()
-			e.mu.Unlock()
-			res.Token = encodeToken(t.Name(), e.tok)
+		if s.replayed != nil {
+			s.checkReplay(e, o)
+			return
 		}
 		switch {
 		case o.Diverged != "":
-			res.Verdict, res.Divergence = VerdictDiverged, o.Diverged
-		case o.Failure != nil:
-			res.Verdict, res.Failure = VerdictError, o.Failure
-			if o.Failure.Kind == FailStuck {
-				res.Verdict = VerdictStuck
-			}
-			res.Stats.StepsToError = o.Steps
+			s.record(e, o)
+			s.res.Verdict, s.res.Divergence = VerdictDiverged, o.Diverged
+			return
+		case s.stuck(e, o):
+			return
+		case o.Failure != nil && s.failure(e, o):
+			return
 		}
-		if last {
+		if !more {
 			break
 		}
 	}
-	releaseWorkers()
-	res.Stats.Seconds = time.Since(start).Seconds()
-	writeResult(t, cfg, res)
-	return res
+}
+
+// checkReplay decides the verdict of a replay: the execution must follow
+// its token and end in the failure the token recorded, if it recorded one.
+func (s *searcher) checkReplay(e *exec, o *Outcome) {
+	s.record(e, o)
+	want := s.replayed.expect
+	switch {
+	case o.Diverged != "":
+		s.res.Verdict, s.res.Divergence = VerdictDiverged, o.Diverged
+		if e.ndetachedEver > 0 {
+			s.res.Divergence += fmt.Sprintf(" (%d goroutines ran detached in code Confirm does not control, whose timing the schedule cannot fix)", e.ndetachedEver)
+		}
+	case want != nil && (o.Failure == nil || o.Failure.signatureHash() != want.sig):
+		got := "no failure"
+		if o.Failure != nil {
+			got = o.Failure.Kind + ": " + firstLine(o.Failure.Message)
+		}
+		s.res.Verdict, s.res.Failure = VerdictDiverged, o.Failure
+		s.res.Divergence = fmt.Sprintf("the schedule was followed, but the execution ended with %s; the token recorded a %s", got, want.kind)
+	case o.Failure != nil:
+		s.res.Verdict, s.res.Failure = VerdictError, o.Failure
+		if o.Failure.Kind == FailStuck {
+			s.res.Verdict = VerdictStuck
+		}
+		s.res.Stats.StepsToError = o.Steps
+	}
+}
+
+// sides keeps the side failures of e: races that did not end it, since
+// they are not the one searched for.
+func (s *searcher) sides(e *exec) {
+	for _, sf := range e.side {
+		sig := sf.f.Signature()
+		if s.found[sig] {
+			continue
+		}
+		s.found[sig] = true
+		tok := encodeToken(s.t.Name(), e.tok[:sf.upto], sf.f)
+		s.keep(e.n, sf.f, tok)
+	}
+}
+
+// failure handles a failing execution and reports whether it ends the
+// search.
+func (s *searcher) failure(e *exec, o *Outcome) bool {
+	sig := o.Failure.Signature()
+	if s.serial != "" && sig == s.serial && needsNoInterleaving(o.Failure.Kind) {
+		s.res.Stats.Ignored++
+		return false
+	}
+	if s.want == nil {
+		e, o = s.traced(e, o)
+		s.record(e, o)
+		s.res.Verdict, s.res.Failure = VerdictError, o.Failure
+		s.res.Stats.StepsToError = o.Steps
+		return true
+	}
+	if s.found[sig] && !s.mayMatch(o.Failure) {
+		return false
+	}
+	e, o = s.traced(e, o)
+	if s.want.Matches(o.Failure, e.observedSequence()) {
+		s.record(e, o)
+		s.res.Verdict, s.res.Failure = VerdictError, o.Failure
+		s.res.Stats.StepsToError = o.Steps
+		return true
+	}
+	if !s.found[sig] {
+		s.found[sig] = true
+		s.keep(e.n, o.Failure, encodeToken(s.t.Name(), e.tok, o.Failure))
+	}
+	return false
+}
+
+// keep adds a bug found on the way to the result, with the trace of its
+// token's replay (positions recorded).
+func (s *searcher) keep(n int, f *Failure, tok string) {
+	if len(s.res.Found) >= MaxFound {
+		return
+	}
+	found := Found{Failure: f, Token: tok, Execution: n}
+	if e2, o2 := traced(s.t, s.cfg, n, tok, s.body); e2 != nil && o2.Failure.signatureHash() == f.signatureHash() {
+		found.Failure = o2.Failure
+		e2.mu.Lock()
+		found.Trace, found.Goroutines = e2.traceLocked()
+		e2.mu.Unlock()
+	}
+	s.res.Found = append(s.res.Found, found)
+}
+
+// mayMatch reports whether a failure whose signature was seen before may
+// still match Want once its positions are recorded (a lock acquisition
+// site is known only then).
+func (s *searcher) mayMatch(f *Failure) bool {
+	return s.want.Kind == WantLockLeak && (f.Kind == FailDeadlock || f.Kind == FailLeak)
+}
+
+// traced returns the execution re-run from its token with positions
+// recorded, or e itself when positions were recorded already or the
+// re-run does not fail the same way.
+func (s *searcher) traced(e *exec, o *Outcome) (*exec, *Outcome) {
+	if s.capture {
+		return e, o
+	}
+	if e2, o2 := traced(s.t, s.cfg, e.n, encodeToken(s.t.Name(), e.tok, o.Failure), s.body); e2 != nil && o2.Failure.Signature() == o.Failure.Signature() {
+		return e2, o2
+	}
+	return e, o
+}
+
+// record makes e's trace and token the result's.
+func (s *searcher) record(e *exec, o *Outcome) {
+	e.mu.Lock()
+	s.res.Trace, s.res.Goroutines = e.traceLocked()
+	e.mu.Unlock()
+	s.res.Token = encodeToken(s.t.Name(), e.tok, o.Failure)
+}
+
+// toolError ends the search when the runtime could not go on.
+func (s *searcher) toolError(e *exec) bool {
+	if e.toolErr == "" {
+		return false
+	}
+	s.res.Verdict, s.res.Error = VerdictInvalid, e.toolErr
+	return true
+}
+
+// stuck ends the search at an execution that made no progress.
+func (s *searcher) stuck(e *exec, o *Outcome) bool {
+	if o.Failure == nil || o.Failure.Kind != FailStuck {
+		return false
+	}
+	s.record(e, o)
+	s.res.Verdict, s.res.Failure = VerdictStuck, o.Failure
+	s.res.Stats.StepsToError = o.Steps
+	return true
+}
+
+// needsNoInterleaving reports whether a failure of kind may happen
+// whatever the schedule (a test's own assertion, a panic, an exit), so
+// that the serial execution having it means it is no concurrency bug. The
+// runtime's own oracles (race, deadlock, leak) find concurrency bugs even
+// in the serial schedule.
+func needsNoInterleaving(kind string) bool {
+	switch kind {
+	case FailTest, FailPanic, FailExit:
+		return true
+	}
+	return false
+}
+
+// observedSequence reports whether the execution passed every location of
+// the config's sequence, in order.
+func (e *exec) observedSequence() bool {
+	seq := e.cfg.Sequence
+	i := 0
+	for _, ev := range e.events {
+		if i == len(seq) {
+			break
+		}
+		switch ev.op {
+		case opObserve, opRead, opWrite:
+			if ev.loc == seq[i] {
+				i++
+			}
+		}
+	}
+	return i == len(seq)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }
 
 const defaultMaxExecs = 1000
@@ -245,6 +521,8 @@ func (p *progressWriter) write(n, execs int, s Strategy) {
 		tok = seedToken{test: p.test, strategy: 1, seed: s.seed, n: n}.encode()
 	case *pct:
 		tok = seedToken{test: p.test, strategy: 2, seed: s.seed, n: n, depth: s.depth, k: s.k}.encode()
+	case serial:
+		tok = seedToken{test: p.test, strategy: 3}.encode()
 	}
 	data := fmt.Appendf(nil, `{"test":%s,"verdict":%q,"token":%q,"stats":{"executions":%d}}`, p.name, VerdictCrashed, tok, execs)
 	_ = os.WriteFile(p.cfg.ResultFile, data, 0o644)
@@ -263,10 +541,10 @@ func traced(t *testing.T, cfg *Config, n int, tok string, body func(*testing.T))
 	if err != nil {
 		return nil, nil
 	}
-	capturePCs.Store(true)
-	defer capturePCs.Store(false)
+	defer capturePCs.Store(capturePCs.Swap(true))
 	rs.Begin(0)
 	e := newExec(cfg, n, rs)
+	e.want = rs.(*replay).want()
 	ok := t.Run(fmt.Sprintf("confirm#%d-traced", n), func(st *testing.T) { e.runBody(st, body) })
 	o := e.outcome(ok, t.Name())
 	rs.End(o)

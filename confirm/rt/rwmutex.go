@@ -78,7 +78,7 @@ func (e *exec) execRWLocked(g *G) bool {
 	switch o.kind {
 	case opLock:
 		if o.phase == 0 {
-			rw.wHeld, rw.wOwner = true, g.id
+			rw.wHeld, rw.wOwner, rw.wPC = true, g.id, o.pc
 			if rw.readers > 0 {
 				o.phase = 1 // announced; wait for the readers to leave
 				return false
@@ -88,7 +88,7 @@ func (e *exec) execRWLocked(g *G) bool {
 		g.vc.join(rw.rvc)
 	case opTryLock:
 		if !rw.wHeld && rw.readers == 0 {
-			rw.wHeld, rw.wOwner = true, g.id
+			rw.wHeld, rw.wOwner, rw.wPC = true, g.id, o.pc
 			o.ok = true
 			g.acquire(&rw.h)
 			g.vc.join(rw.rvc)

@@ -81,16 +81,18 @@ type exec struct {
 	live      []liveG // the goroutines of gs not dead, in id order
 	cur       *G      // the goroutine holding the turn, nil when idle
 	ndetached int
-	nExt      int // parked goroutines waiting only on external channels
-	seq       uint64
-	step      int
-	lastG     int
-	maxSteps  int
-	tailSteps int // steps allowed after the body returned
-	bodyDone  bool
-	bodyEnd   int
-	wantStack bool
-	onlyGs    bool // the strategy reads only Candidate.G (random, pct)
+	// ndetachedEver counts the goroutines detached during the execution.
+	ndetachedEver int
+	nExt          int // parked goroutines waiting only on external channels
+	seq           uint64
+	step          int
+	lastG         int
+	maxSteps      int
+	tailSteps     int // steps allowed after the body returned
+	bodyDone      bool
+	bodyEnd       int
+	wantStack     bool
+	onlyGs        bool // the strategy reads only Candidate.G (random, pct)
 
 	events []event
 	tok    []tokEntry
@@ -124,10 +126,17 @@ type exec struct {
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
 	diverged string
 	toolErr  string // the search cannot go on (VerdictInvalid)
-	ended    bool
-	dying    bool
-	done     chan struct{}
-	exited   chan struct{}
+	// truncated is set when the execution was cut off at the step bound.
+	truncated bool
+	// want is the failure the search is for (Config.Want, or what a
+	// replay's token recorded); other races do not end the execution.
+	want      *Want
+	side      []sideFailure // failures that did not end the execution
+	sideRaces [][2]int      // the location pairs of the side races
+	ended     bool
+	dying     bool
+	done      chan struct{}
+	exited    chan struct{}
 }
 
 // event is one trace entry before symbolisation.
@@ -436,20 +445,13 @@ func (e *exec) decideLocked() *G {
 			e.idleOrEndLocked()
 			return nil
 		}
-		if e.step >= e.maxSteps {
-			e.endLocked(&Failure{
-				Kind:       FailLivelock,
-				Message:    fmt.Sprintf("execution exceeded %d scheduling points (livelock or unbounded loop)", e.maxSteps),
-				Goroutines: gids(en),
-			})
-			return nil
-		}
-		if e.bodyDone && e.step-e.bodyEnd > e.tailSteps {
-			e.endLocked(&Failure{
-				Kind:       FailLeak,
-				Message:    fmt.Sprintf("goroutines still running %d scheduling points after the test body returned", e.tailSteps),
-				Goroutines: gids(en),
-			})
+		if e.step >= e.maxSteps || e.bodyDone && e.step-e.bodyEnd > e.tailSteps {
+			// Cut off: a long execution, or goroutines that keep
+			// running after the body returned, is no failure (a spin
+			// loop that fairness did not end, a busy background
+			// goroutine): the execution ends without a verdict.
+			e.truncated = true
+			e.endLocked(nil)
 			return nil
 		}
 		fair := e.fairLocked(en)
@@ -533,10 +535,61 @@ func (e *exec) idleOrEndLocked() {
 	case e.ndetached > 0 || e.nExt > 0:
 		e.cur = nil // idle: the monitor polls and waits for them
 	case e.bodyDone:
-		e.endLocked(e.blockedFailureLocked(FailLeak, "the test body returned but goroutines it started are blocked forever", blocked))
+		e.endLocked(e.leakLocked(blocked))
 	default:
 		e.endLocked(e.blockedFailureLocked(FailDeadlock, "all goroutines are blocked", blocked))
 	}
+}
+
+// leakLocked is the leak oracle, asked when the body has returned and the
+// goroutines left are all blocked on modelled objects (none runs, none is
+// detached or waits on an external channel). A goroutine is leaked only
+// when no party is left that could wake it: one that waits on a channel
+// made outside the execution (package state a later test can still use)
+// is not, and while any goroutine waits on time, none is (a timer or
+// ticker can still wake it or what it waits for). Nil: no leak.
+func (e *exec) leakLocked(blocked []int) *Failure {
+	if e.cfg.NoLeaks {
+		return nil
+	}
+	var leaked []int
+	for _, id := range blocked {
+		g := e.gs[id]
+		if e.waitsOnTimeLocked(g) {
+			return nil
+		}
+		if !e.waitsOnOutsideLocked(g) {
+			leaked = append(leaked, id)
+		}
+	}
+	if len(leaked) == 0 {
+		return nil
+	}
+	return e.blockedFailureLocked(FailLeak, "the test body returned but goroutines it started are blocked forever, with nothing left that could wake them", leaked)
+}
+
+// waitsOnTimeLocked reports whether the parked goroutine g waits for time
+// to pass (a sleep or a timer).
+func (e *exec) waitsOnTimeLocked(g *G) bool {
+	return g.op.kind == opSleep
+}
+
+// waitsOnOutsideLocked reports whether the parked goroutine g waits only
+// on channels made outside the execution (package state): every case of
+// its receive, send or select.
+func (e *exec) waitsOnOutsideLocked(g *G) bool {
+	o := &g.op
+	n := o.ncases()
+	if n == 0 {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		c := o.caseAt(i)
+		if c.ch == nil || c.cs == nil || c.cs.global == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // blockedFailureLocked describes goroutines blocked on modelled objects.
@@ -544,16 +597,56 @@ func (e *exec) blockedFailureLocked(kind, msg string, ids []int) *Failure {
 	var b strings.Builder
 	b.WriteString(msg)
 	f := &Failure{Kind: kind, Goroutines: ids}
+	dumps := e.stackDumpsLocked(ids)
+	stacks := make([]string, 0, len(ids))
 	for _, id := range ids {
 		g := e.gs[id]
 		fmt.Fprintf(&b, "\n\tgoroutine %d: %s", id, e.describeWaitLocked(g))
+		w := e.waitLocked(g)
+		w.Frames = userFramePositions(dumps[id])
+		if w.Spawned != "" {
+			fmt.Fprintf(&b, " (started at %s)", w.Spawned)
+		}
+		f.Waits = append(f.Waits, w)
 		if g.op.hdr != nil {
 			f.Objects = appendUnique(f.Objects, g.op.hdr.id)
 		}
+		if d := dumps[id]; d != "" {
+			stacks = append(stacks, fmt.Sprintf("[confirm goroutine %d] %s", id, userFrames(d)))
+		}
 	}
 	f.Message = b.String()
-	f.Stack = e.stacksLocked(ids)
+	sort.Strings(stacks)
+	f.Stack = strings.Join(stacks, "\n\n")
 	return f
+}
+
+// waitLocked describes what the parked goroutine g waits for, but for its
+// frames.
+func (e *exec) waitLocked(g *G) Wait {
+	o := &g.op
+	w := Wait{G: g.id, Op: o.kind.String(), Spawned: posOf(g.spawnPC)}
+	if o.kind == opCondSleep {
+		w.Op = opCondWait.String()
+	}
+	if o.hdr != nil {
+		w.Object, w.ObjectKind = o.hdr.id, kindNames[o.hdr.kind]
+	}
+	var one [1]int
+	w.Holders = slices.Clone(e.holdersLocked(g, &one))
+	switch {
+	case o.mu != nil && (o.kind == opLock || o.kind == opTryLock):
+		w.LockedAt = posOf(o.mu.pc)
+	case o.rw != nil:
+		w.LockedAt = posOf(o.rw.wPC)
+		if o.kind == opRLock {
+			w.HoldsRead = slices.Contains(o.rw.readerGs, g.id)
+			if o.rw.wHeld {
+				w.Holders = []int{o.rw.wOwner}
+			}
+		}
+	}
+	return w
 }
 
 // describeWaitLocked says what a parked goroutine waits for.
@@ -619,11 +712,13 @@ func (e *exec) goexit(g *G, normal *bool) {
 	var f *Failure
 	if normal != nil && !*normal {
 		if r := recover(); r != nil && !g.exiting {
+			stack := string(debug.Stack())
 			f = &Failure{
 				Kind:       FailPanic,
 				Message:    fmt.Sprintf("panic in goroutine %d: %v", g.id, r),
-				Stack:      userFrames(string(debug.Stack())),
+				Stack:      userFrames(stack),
 				Goroutines: []int{g.id},
+				Frames:     userFramePositions(stack),
 			}
 		}
 	}
@@ -759,6 +854,7 @@ func (e *exec) monitor() {
 				e.slowPathLocked()
 				e.cur.state = gDetached
 				e.ndetached++
+				e.ndetachedEver++
 				e.cur = nil
 				e.handoffLocked(e.decideLocked())
 				lastChange = now
@@ -809,6 +905,20 @@ func (e *exec) stuckFailureLocked(d time.Duration) *Failure {
 
 // stacksLocked returns the stacks of the given controlled goroutines.
 func (e *exec) stacksLocked(ids []int) string {
+	dumps := e.stackDumpsLocked(ids)
+	var out []string
+	for _, id := range ids {
+		if d := dumps[id]; d != "" {
+			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, userFrames(d)))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n\n")
+}
+
+// stackDumpsLocked returns the stack dumps (as runtime.Stack writes them)
+// of the given controlled goroutines that have a real goroutine, by id.
+func (e *exec) stackDumpsLocked(ids []int) map[int]string {
 	e.identifyAllLocked()
 	want := make(map[int64]int)
 	for _, id := range ids {
@@ -817,18 +927,24 @@ func (e *exec) stacksLocked(ids []int) string {
 		}
 	}
 	if len(want) == 0 {
-		return ""
+		return nil
 	}
 	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var out []string
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	out := make(map[int]string, len(want))
 	for _, s := range strings.Split(string(buf), "\n\n") {
 		if id, ok := want[parseGoid(s)]; ok {
-			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, userFrames(s)))
+			out[id] = s
 		}
 	}
-	sort.Strings(out)
-	return strings.Join(out, "\n\n")
+	return out
 }
 
 // rtDir is the directory of this package's source files, wherever it was

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,8 +35,11 @@ type tokEntry struct {
 	choice int // select case taken (-1 default), noChoice otherwise
 }
 
-// encodeToken encodes the decisions of an execution of test.
-func encodeToken(test string, entries []tokEntry) string {
+// encodeToken encodes the decisions of an execution of test. With f, the
+// token also records the failure the execution ends in (its kind and a
+// hash of its signature), so that a replay knows what it must reproduce:
+// the trailer is uvarint(kind code), uvarint(signature hash).
+func encodeToken(test string, entries []tokEntry, f *Failure) string {
 	b := make([]byte, 0, 16+len(test)+2*len(entries))
 	b = binary.AppendUvarint(b, uint64(len(test)))
 	b = append(b, test...)
@@ -46,18 +50,34 @@ func encodeToken(test string, entries []tokEntry) string {
 			b = binary.AppendUvarint(b, uint64(t.choice+1))
 		}
 	}
+	if f != nil {
+		if k := slices.Index(failKinds, f.Kind); k >= 0 {
+			b = binary.AppendUvarint(b, uint64(k)+1)
+			b = binary.AppendUvarint(b, f.signatureHash())
+		}
+	}
 	return tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
 }
 
-// decodeToken decodes a token made by encodeToken.
-func decodeToken(tok string) (test string, entries []tokEntry, err error) {
+// failKinds numbers the failure kinds in tokens: append only.
+var failKinds = []string{FailTest, FailPanic, FailDeadlock, FailLeak, FailRace, FailExit, FailStuck}
+
+// expectation is the failure a token's execution ended in.
+type expectation struct {
+	kind string
+	sig  uint64 // Failure.signatureHash
+}
+
+// decodeToken decodes a token made by encodeToken; expect is nil when the
+// token records no failure.
+func decodeToken(tok string) (test string, entries []tokEntry, expect *expectation, err error) {
 	raw, ok := strings.CutPrefix(tok, tokenPrefix)
 	if !ok {
-		return "", nil, fmt.Errorf("rt: replay token %.20q does not start with %q", tok, tokenPrefix)
+		return "", nil, nil, fmt.Errorf("rt: replay token %.20q does not start with %q", tok, tokenPrefix)
 	}
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	if err != nil {
-		return "", nil, fmt.Errorf("rt: replay token is not base64url: %w", err)
+		return "", nil, nil, fmt.Errorf("rt: replay token is not base64url: %w", err)
 	}
 	d := tokDecoder{b: b}
 	test = d.str()
@@ -77,18 +97,27 @@ func decodeToken(tok string) (test string, entries []tokEntry, err error) {
 		entries = append(entries, t)
 	}
 	if d.err == nil && len(d.b) != 0 {
+		k := d.uint()
+		expect = &expectation{sig: d.uint()}
+		if k == 0 || k > uint64(len(failKinds)) {
+			d.err = fmt.Errorf("unknown failure kind %d", k)
+		} else {
+			expect.kind = failKinds[k-1]
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")
 	}
 	if d.err != nil {
-		return "", nil, fmt.Errorf("rt: malformed replay token: %w", d.err)
+		return "", nil, nil, fmt.Errorf("rt: malformed replay token: %w", d.err)
 	}
-	return test, entries, nil
+	return test, entries, expect, nil
 }
 
 // seedToken describes the strategy state that reproduces one execution.
 type seedToken struct {
 	test     string
-	strategy uint64 // 1 random, 2 pct
+	strategy uint64 // 1 random, 2 pct, 3 serial
 	seed     int64
 	n        int
 	depth    int

@@ -118,11 +118,13 @@ func exitMsg(msg string) {
 	case modeDying:
 		g.kill()
 	}
+	stack := string(debug.Stack())
 	e.endLocked(&Failure{
 		Kind:       FailExit,
 		Message:    fmt.Sprintf("%s in goroutine %d", msg, g.id),
-		Stack:      userFrames(string(debug.Stack())),
+		Stack:      userFrames(stack),
 		Goroutines: []int{g.id},
+		Frames:     userFramePositions(stack),
 	})
 	e.mu.Unlock()
 	g.kill()

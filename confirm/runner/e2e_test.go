@@ -167,41 +167,23 @@ func TestCorrectTwinsClean(t *testing.T) {
 					t.Errorf("%s: only %d executions in the budget", res.Test, res.Stats.Executions)
 				}
 			}
-			livelockReplay(t, bin)
+			truncatedRun(t, bin)
 		})
 	}
 }
 
-// livelockReplay bounds executions to a few steps, so that the first one
-// ends as a livelock, and replays it: the token must carry the bound.
-func livelockReplay(t *testing.T, bin *runner.Binary) {
+// truncatedRun bounds executions to a few steps: each one is cut off at
+// the bound, which is no failure (not a "livelock"), and counted.
+func truncatedRun(t *testing.T, bin *runner.Binary) {
 	t.Helper()
-	ctx := context.Background()
 	opts := search(1, 2*time.Second)
 	opts.Config.MaxSteps = 6
-	found, err := bin.Run(ctx, bin.Tests[0], opts)
+	res, err := bin.Run(context.Background(), bin.Tests[0], opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if found.Failure == nil || found.Failure.Kind != rt.FailLivelock {
-		t.Fatalf("with 6 steps: verdict %q, failure %+v; want a livelock", found.Verdict, found.Failure)
-	}
-	tok, err := runner.ParseToken(found.Token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tok.MaxSteps != 6 {
-		t.Errorf("token %q does not carry the step bound", found.Token)
-	}
-	got, err := bin.Run(ctx, tok.Test, runner.RunOptions{
-		Config:  rt.Config{Strategy: "replay", Replay: tok.Runtime, MaxSteps: tok.MaxSteps},
-		Timeout: time.Minute,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := sameExecution(found, got); diff != "" {
-		t.Errorf("livelock replay differs: %s", diff)
+	if res.Verdict != rt.VerdictNone || res.Stats.Truncated == 0 {
+		t.Fatalf("with 6 steps: verdict %q, failure %+v, stats %+v; want executions cut off without a verdict", res.Verdict, res.Failure, res.Stats)
 	}
 }
 
@@ -220,7 +202,7 @@ func TestRunTests(t *testing.T) {
 		// only guards against a hang, so it is generous (a loaded 2-core
 		// machine ran out of a 2s budget after 19 executions).
 		opts := search(1, time.Minute)
-		opts.Config.MaxExecs = 20
+		opts.Config.MaxExecs = 20 // the two serial executions included
 		results, err := bin.RunTests(context.Background(), bin.Tests, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"bytes"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -10,11 +12,14 @@ import (
 // maxOutput bounds the output kept of a test process.
 const maxOutput = 256 << 10
 
-// A tailBuffer keeps the last max bytes written to it.
+// A tailBuffer keeps the first and the last bytes written to it, max in
+// all: the head holds what a test printed first (the failures of a
+// search's serial executions), the tail how it ended.
 type tailBuffer struct {
 	mu      sync.Mutex
 	max     int
-	buf     []byte
+	head    []byte
+	buf     []byte // the tail
 	dropped bool
 }
 
@@ -23,8 +28,14 @@ func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	n := len(p)
+	if room := b.max/4 - len(b.head); room > 0 {
+		k := min(room, len(p))
+		b.head = append(b.head, p[:k]...)
+		p = p[k:]
+	}
 	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.max; over > 0 {
+	if over := len(b.buf) - (b.max - b.max/4); over > 0 {
 		// Keep whole lines.
 		cut := over
 		if i := strings.IndexByte(string(b.buf[over:]), '\n'); i >= 0 && i < b.max/2 {
@@ -33,28 +44,36 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 		b.buf = append(b.buf[:0], b.buf[cut:]...)
 		b.dropped = true
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return string(b.buf)
+	if !b.dropped {
+		return string(b.head) + string(b.buf)
+	}
+	head := b.head[:bytes.LastIndexByte(b.head, '\n')+1] // whole lines
+	return string(head) + "...\n" + string(b.buf)
 }
 
 // failHeader matches the line testing prints for a failed subtest of
 // test's controlled executions, e.g. "    --- FAIL: TestX/confirm#3 (0.00s)".
-var failHeader = regexp.MustCompile(`^(\s*)--- FAIL: (\S+)/confirm#\d+\S* \(`)
+var failHeader = regexp.MustCompile(`^(\s*)--- FAIL: (\S+)/confirm#(\d+)\S* \(`)
 
 // failureMessages returns the messages testing printed for the last failed
 // controlled execution of test (e.g. "bank_test.go:20: total = 90, want
 // 100"), one per line, or "".
-func failureMessages(out, test string) string {
+func failureMessages(out, test string) string { return executionMessages(out, test, -1) }
+
+// executionMessages returns the messages testing printed for the failed
+// controlled execution n of test (the last one when n < 0).
+func executionMessages(out, test string, n int) string {
 	lines := strings.Split(out, "\n")
 	var msgs []string
 	for i, line := range lines {
 		m := failHeader.FindStringSubmatch(line)
-		if m == nil || m[2] != test {
+		if m == nil || m[2] != test || n >= 0 && m[3] != strconv.Itoa(n) {
 			continue
 		}
 		msgs = msgs[:0]

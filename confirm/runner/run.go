@@ -74,6 +74,17 @@ type Result struct {
 	// Output is the tail of the test process's output, for crashes and
 	// test failures.
 	Output string `json:"output,omitempty"`
+	// Found are the failures the search found on the way that are not
+	// what rt.Config.Want asks for: bugs of their own, each a Result
+	// with verdict "error", its failure, trace and token.
+	Found []*Result `json:"found,omitempty"`
+	// Serial is the failure of the test's serial execution (no
+	// preemption), when it failed: the test fails without any
+	// interleaving, and failures like it are not reported.
+	Serial *rt.Failure `json:"serial,omitempty"`
+	// Unrepeatable says why the test cannot run twice in one process
+	// (verdict "unrepeatable").
+	Unrepeatable string `json:"unrepeatable,omitempty"`
 }
 
 // An Event is one step of a trace, with the name of its object.
@@ -166,6 +177,25 @@ func (b *Binary) Run(ctx context.Context, test string, opts RunOptions) (*Result
 			res.Failure.Message = msg
 		}
 		res.Output = out.String()
+	}
+	for i, f := range raw.Found {
+		if f.Failure != nil && f.Failure.Kind == rt.FailTest {
+			if msg := executionMessages(out.String(), test, f.Execution); msg != "" {
+				res.Found[i].Failure.Message = msg
+			}
+		}
+	}
+	if res.Serial != nil && res.Serial.Kind == rt.FailTest {
+		n := 0 // the serial execution that failed: the first, or the second when the test cannot run twice
+		if res.Verdict == rt.VerdictUnrepeatable {
+			n = 1
+		}
+		if msg := executionMessages(out.String(), test, n); msg != "" {
+			res.Serial.Message = msg
+			if res.Unrepeatable != "" {
+				res.Unrepeatable = "its first execution passed and the second, in the same process and without preemption, failed: " + msg
+			}
+		}
 	}
 	return res, nil
 }
@@ -270,44 +300,71 @@ func (b *Binary) crashed(test string, raw *rt.Result, cfg rt.Config, exitErr err
 // result converts the runtime's Result of a run with cfg.
 func (b *Binary) result(raw *rt.Result, cfg rt.Config) *Result {
 	res := &Result{
-		Package:    b.Package,
-		Test:       raw.Test,
-		Verdict:    raw.Verdict,
-		Failure:    raw.Failure,
-		Goroutines: b.goroutines(raw),
-		Divergence: raw.Divergence,
-		Stats:      raw.Stats,
+		Package:      b.Package,
+		Test:         raw.Test,
+		Verdict:      raw.Verdict,
+		Failure:      b.failure(raw.Failure),
+		Goroutines:   b.goroutines(raw.Test, raw.Goroutines),
+		Divergence:   raw.Divergence,
+		Stats:        raw.Stats,
+		Serial:       b.failure(raw.Serial),
+		Unrepeatable: raw.Unrepeatable,
 	}
 	if raw.Token != "" {
 		res.Token = b.token(raw.Test, raw.Token, cfg)
 	}
-	if res.Failure != nil && b.instr != nil {
-		f := *res.Failure
-		f.Stack = withoutFrames(f.Stack, b.instr.RuntimePath)
-		res.Failure = &f
+	res.Trace = b.trace(raw.Trace)
+	for _, f := range raw.Found {
+		res.Found = append(res.Found, &Result{
+			Package:    b.Package,
+			Test:       raw.Test,
+			Verdict:    rt.VerdictError,
+			Failure:    b.failure(f.Failure),
+			Trace:      b.trace(f.Trace),
+			Goroutines: b.goroutines(raw.Test, f.Goroutines),
+			Token:      b.token(raw.Test, f.Token, cfg),
+		})
 	}
-	names := b.objectNames(raw.Trace)
-	for _, ev := range raw.Trace {
+	return res
+}
+
+// failure returns a copy of f without the injected runtime's frames.
+func (b *Binary) failure(f *rt.Failure) *rt.Failure {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	if b.instr != nil {
+		c.Stack = withoutFrames(c.Stack, b.instr.RuntimePath)
+	}
+	return &c
+}
+
+// trace names the objects of a trace.
+func (b *Binary) trace(raw []rt.Event) []Event {
+	names := b.objectNames(raw)
+	var out []Event
+	for _, ev := range raw {
 		name := names[ev.Object]
 		if ev.Object == 0 {
 			name = b.nameAt(ev)
 		}
 		ev.Func = userFunc(ev.Func)
-		res.Trace = append(res.Trace, Event{Event: ev, Name: name})
+		out = append(out, Event{Event: ev, Name: name})
 	}
-	return res
+	return out
 }
 
 // goroutines returns the goroutines of raw with the functions of the
 // injected runtime (which starts the test body) replaced by the test.
-func (b *Binary) goroutines(raw *rt.Result) []rt.Goroutine {
-	if b.instr == nil || len(raw.Goroutines) == 0 {
-		return raw.Goroutines
+func (b *Binary) goroutines(test string, raw []rt.Goroutine) []rt.Goroutine {
+	if b.instr == nil || len(raw) == 0 {
+		return raw
 	}
-	gs := slices.Clone(raw.Goroutines)
+	gs := slices.Clone(raw)
 	for i, g := range gs {
 		if strings.HasPrefix(g.Func, b.instr.RuntimePath+".") {
-			gs[i].Func = b.Package + "." + raw.Test
+			gs[i].Func = b.Package + "." + test
 		}
 		gs[i].Func = userFunc(gs[i].Func)
 	}

@@ -76,15 +76,27 @@ func TestGoEnv(t *testing.T) {
 	}
 }
 
+// TestTailBuffer: the buffer keeps the whole lines of its first quarter
+// and the last whole lines that fit the rest.
 func TestTailBuffer(t *testing.T) {
-	b := newTailBuffer(16)
-	for _, s := range []string{"line one\n", "line two\n", "line three\n"} {
-		if _, err := b.Write([]byte(s)); err != nil {
-			t.Fatal(err)
-		}
+	tests := []struct {
+		max  int
+		want string
+	}{
+		{16, "...\nline five\n"},
+		{40, "line one\n...\nline four\nline five\n"},
+		{100, "line one\nline two\nline three\nline four\nline five\n"},
 	}
-	if got := b.String(); got != "line three\n" {
-		t.Errorf("tail = %q, want the last whole line", got)
+	for _, tt := range tests {
+		b := newTailBuffer(tt.max)
+		for _, s := range []string{"line one\n", "line two\n", "line three\n", "line four\n", "line five\n"} {
+			if _, err := b.Write([]byte(s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := b.String(); got != tt.want {
+			t.Errorf("max %d: %q, want %q", tt.max, got, tt.want)
+		}
 	}
 }
 

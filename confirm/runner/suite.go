@@ -90,10 +90,15 @@ func (b *Binary) RunTests(ctx context.Context, tests []string, opts RunOptions) 
 	return out, nil
 }
 
-// stops reports whether res ends a suite.
+// stops reports whether res ends a suite: an error found, a crash, a
+// stuck or diverged run. A test that fails only without interleaving, or
+// cannot run twice in one process, does not.
 func stops(res *Result) bool {
-	return res.Verdict != rt.VerdictNone
+	return res.Verdict != rt.VerdictNone && res.Verdict != rt.VerdictUnrepeatable
 }
+
+// Stops reports whether res ends a suite (see RunTests).
+func Stops(res *Result) bool { return stops(res) }
 
 // Total sums the statistics of results.
 func Total(results []*Result) rt.Stats {
@@ -103,6 +108,8 @@ func Total(results []*Result) rt.Stats {
 		s.Steps += r.Stats.Steps
 		s.Seconds += r.Stats.Seconds
 		s.ForeignOps += r.Stats.ForeignOps
+		s.Truncated += r.Stats.Truncated
+		s.Ignored += r.Stats.Ignored
 	}
 	return s
 }

@@ -1,9 +1,25 @@
 package exits
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
+// TestStop exits when the goroutine it starts runs before the test sets
+// stopped: an interleaving, not the serial schedule, shows it.
 func TestStop(t *testing.T) {
-	Stop()
+	var mu sync.Mutex
+	stopped := false
+	go func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			Stop()
+		}
+	}()
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
 }
 
 func TestStopInDependency(t *testing.T) {

@@ -1,0 +1,280 @@
+package rt
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// here returns "file:line" of the line it is called on, plus delta lines.
+func here(delta int) string {
+	_, file, line, _ := runtime.Caller(1)
+	return file + ":" + itoa(line+delta)
+}
+
+// TestWantMatches checks each rule of Want.Matches on failures as the
+// runtime reports them.
+func TestWantMatches(t *testing.T) {
+	site, other := "/m/a.go:10", "/m/a.go:20"
+	race := func(p, q string) *Failure {
+		return &Failure{Kind: FailRace, Accesses: []Access{{G: 1, Pos: p, Write: true}, {G: 2, Pos: q}}}
+	}
+	cycle := func(frames ...string) *Failure {
+		f := &Failure{Kind: FailDeadlock}
+		for i, fr := range frames {
+			f.Waits = append(f.Waits, Wait{G: i + 1, Op: "lock", Frames: []string{"/m/lock.go:3", fr}})
+			f.Cycle = append(f.Cycle, i+1)
+		}
+		return f
+	}
+	tests := []struct {
+		name string
+		want Want
+		f    *Failure
+		seq  bool
+		ok   bool
+	}{
+		{"race on the sites", Want{Kind: WantRace, Sites: []string{site, other}}, race(site, other), false, true},
+		{"race on one site only", Want{Kind: WantRace, Sites: []string{site}}, race(site, other), false, false},
+		{"deadlock for a race", Want{Kind: WantRace, Sites: []string{site}}, cycle(site, site), false, false},
+		{"cycle through the sites", Want{Kind: WantLockCycle, Sites: []string{site}}, cycle(site, site), false, true},
+		{"cycle with a member elsewhere", Want{Kind: WantLockCycle, Sites: []string{site}}, cycle(site, other), false, false},
+		{"all blocked, no cycle", Want{Kind: WantLockCycle, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "lock", Frames: []string{site}}}}, false, false},
+		{"race for a cycle", Want{Kind: WantLockCycle, Sites: []string{site}}, race(site, site), false, false},
+		{"double lock", Want{Kind: WantDoubleLock, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "lock", Holders: []int{1}, Frames: []string{site}}}}, false, true},
+		{"lock held by another", Want{Kind: WantDoubleLock, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "lock", Holders: []int{2}, Frames: []string{site}}}}, false, false},
+		{"rwr", Want{Kind: WantRWR, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "rlock", HoldsRead: true, Frames: []string{site}}}}, false, true},
+		{"rlock without holding", Want{Kind: WantRWR, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "rlock", Frames: []string{site}}}}, false, false},
+		{"leaked lock", Want{Kind: WantLockLeak, Sites: []string{site}}, &Failure{Kind: FailLeak, Waits: []Wait{{G: 1, Op: "lock", LockedAt: site, Frames: []string{other}}}}, false, true},
+		{"lock taken elsewhere", Want{Kind: WantLockLeak, Sites: []string{site}}, &Failure{Kind: FailLeak, Waits: []Wait{{G: 1, Op: "lock", LockedAt: other, Frames: []string{site}}}}, false, false},
+		{"sequence passed", Want{Kind: WantSequence}, &Failure{Kind: FailTest}, true, true},
+		{"sequence not passed", Want{Kind: WantSequence}, &Failure{Kind: FailTest}, false, false},
+		{"sequence, stuck", Want{Kind: WantSequence}, &Failure{Kind: FailStuck}, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.want.Matches(tt.f, tt.seq); got != tt.ok {
+				t.Errorf("Matches = %v, want %v", got, tt.ok)
+			}
+		})
+	}
+}
+
+// TestSignature: executions that fail at the same places have the same
+// signature whatever the goroutine and object numbers.
+func TestSignature(t *testing.T) {
+	a := &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "lock", Object: 3, Frames: []string{"/m/a.go:1"}}, {G: 2, Op: "lock", Object: 4, Frames: []string{"/m/a.go:2"}}}}
+	b := &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 5, Op: "lock", Object: 7, Frames: []string{"/m/a.go:2"}}, {G: 4, Op: "lock", Object: 8, Frames: []string{"/m/a.go:1"}}}}
+	c := &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "lock", Frames: []string{"/m/a.go:3"}}}}
+	if a.Signature() != b.Signature() {
+		t.Errorf("same deadlock, signatures %q and %q", a.Signature(), b.Signature())
+	}
+	if a.Signature() == c.Signature() {
+		t.Errorf("other deadlock, same signature %q", a.Signature())
+	}
+	p1 := &Failure{Kind: FailPanic, Message: "panic in goroutine 1: boom", Frames: []string{"/m/a.go:9"}}
+	p2 := &Failure{Kind: FailPanic, Message: "panic in goroutine 3: boom", Frames: []string{"/m/a.go:9"}}
+	if p1.Signature() != p2.Signature() {
+		t.Errorf("same panic, signatures %q and %q", p1.Signature(), p2.Signature())
+	}
+}
+
+// TestWantKeepsSearching: a race on a neighbouring field does not end a
+// search for the warned one; it is kept as a bug found.
+func TestWantKeepsSearching(t *testing.T) {
+	var x, y int
+	locs := []Location{
+		{File: "/m/x.go", Line: 1, Kind: "write", Label: "x"},
+		{File: "/m/x.go", Line: 2, Kind: "read", Label: "x"},
+		{File: "/m/y.go", Line: 1, Kind: "write", Label: "y"},
+		{File: "/m/y.go", Line: 2, Kind: "read", Label: "y"},
+	}
+	body := func(t *testing.T) {
+		var wg WaitGroup
+		wg.Go(func() {
+			Write(unsafe.Pointer(&x), 0)
+			x++
+			Write(unsafe.Pointer(&y), 2)
+			y++
+		})
+		Read(unsafe.Pointer(&x), 1)
+		_ = x
+		Yield()
+		Read(unsafe.Pointer(&y), 3)
+		_ = y
+		wg.Wait()
+	}
+	for _, strategy := range []string{"random", "pct"} {
+		t.Run(strategy, func(t *testing.T) {
+			want := &Want{Kind: WantRace, Sites: []string{"/m/y.go:1", "/m/y.go:2"}}
+			res := runSearch(t, &Config{Strategy: strategy, Seed: 3, MaxExecs: 500, Locations: locs, Want: want}, body)
+			if res.Verdict != VerdictError || res.Failure.Kind != FailRace || !want.Matches(res.Failure, false) {
+				t.Fatalf("verdict %q failure %+v, want the race on y", res.Verdict, res.Failure)
+			}
+			if len(res.Found) == 0 {
+				t.Fatalf("the race on x was not kept as a bug found")
+			}
+			for _, f := range res.Found {
+				if f.Failure.Kind != FailRace || !strings.Contains(f.Failure.Accesses[0].Pos, "x.go") || f.Token == "" || len(f.Trace) == 0 {
+					t.Errorf("found %+v", f)
+				}
+			}
+			if len(res.Found) != 1 {
+				t.Errorf("found %d bugs, want the race on x once", len(res.Found))
+			}
+			// Every token replays its own failure, the bug found's too
+			// (the execution went on past it).
+			for i, tok := range []string{res.Token, res.Found[0].Token} {
+				want := res.Failure
+				if i == 1 {
+					want = res.Found[0].Failure
+				}
+				for range 3 {
+					rep := search(t, Config{Strategy: "replay", Replay: tok, Locations: locs}, body)
+					if rep.Verdict != VerdictError || rep.Failure.Signature() != want.Signature() {
+						t.Fatalf("replay of %s: verdict %q failure %+v divergence %q", tok, rep.Verdict, rep.Failure, rep.Divergence)
+					}
+				}
+			}
+			// A replay that does not end in the recorded failure says so.
+			other := func(t *testing.T) {
+				var wg WaitGroup
+				wg.Go(func() {
+					Write(unsafe.Pointer(&x), 0)
+					x++
+					Write(unsafe.Pointer(&y), 2)
+					y++
+				})
+				Read(unsafe.Pointer(&x), 1)
+				_ = x
+				Yield()
+				wg.Wait() // orders the read of y: no race on y
+				Read(unsafe.Pointer(&y), 3)
+				_ = y
+			}
+			rep := search(t, Config{Strategy: "replay", Replay: res.Token, Locations: locs}, other)
+			if rep.Verdict != VerdictDiverged || rep.Divergence == "" {
+				t.Errorf("replay on changed code: verdict %q divergence %q", rep.Verdict, rep.Divergence)
+			}
+		})
+	}
+}
+
+// Yield is a scheduling point for the tests (a Gosched).
+func Yield() { Gosched() }
+
+// TestSerialFirst checks the serial executions that start a search.
+func TestSerialFirst(t *testing.T) {
+	t.Run("fails without interleaving", func(t *testing.T) {
+		res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 20}, func(t *testing.T) {
+			var wg WaitGroup
+			wg.Go(func() {})
+			wg.Wait()
+			panic("fails whatever the schedule")
+		})
+		if res.Verdict != VerdictNone || res.Serial == nil || res.Serial.Kind != FailPanic || res.Stats.Ignored == 0 {
+			t.Errorf("verdict %q serial %+v stats %+v", res.Verdict, res.Serial, res.Stats)
+		}
+	})
+	t.Run("cannot run twice", func(t *testing.T) {
+		runs := 0
+		res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 20}, func(t *testing.T) {
+			runs++
+			var wg WaitGroup
+			wg.Go(func() {})
+			wg.Wait()
+			if runs > 1 {
+				panic("registered twice")
+			}
+		})
+		if res.Verdict != VerdictUnrepeatable || res.Unrepeatable == "" || res.Stats.Executions != 2 {
+			t.Errorf("verdict %q unrepeatable %q after %d executions", res.Verdict, res.Unrepeatable, res.Stats.Executions)
+		}
+	})
+	t.Run("one goroutine", func(t *testing.T) {
+		res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 20}, func(t *testing.T) {
+			var mu Mutex
+			mu.Lock()
+			mu.Unlock()
+		})
+		if res.Verdict != VerdictNone || !res.Stats.Exhausted || res.Stats.Executions != 2 || res.Stats.Goroutines != 1 {
+			t.Errorf("verdict %q stats %+v", res.Verdict, res.Stats)
+		}
+	})
+	t.Run("a deadlock even without preemption is a bug", func(t *testing.T) {
+		res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 20}, func(t *testing.T) {
+			var mu Mutex
+			var wg WaitGroup
+			wg.Go(func() {})
+			mu.Lock()
+			mu.Lock()
+			wg.Wait()
+		})
+		if res.Verdict != VerdictError || res.Failure.Kind != FailDeadlock || res.Stats.Executions != 1 {
+			t.Errorf("verdict %q failure %+v after %d executions", res.Verdict, res.Failure, res.Stats.Executions)
+		}
+		if !(&Want{Kind: WantDoubleLock, Sites: []string{res.Failure.Waits[0].Frames[0]}}).Matches(res.Failure, false) {
+			t.Errorf("the double lock does not match its own site: %+v", res.Failure.Waits)
+		}
+	})
+}
+
+// TestTruncated: an execution cut off at the step bound is no failure.
+func TestTruncated(t *testing.T) {
+	res := search(t, Config{Strategy: "pct", Seed: 2, MaxExecs: 5, MaxSteps: 300}, func(t *testing.T) {
+		var flag Bool
+		for !flag.Load() {
+			Gosched()
+		}
+	})
+	if res.Verdict != VerdictNone || res.Stats.Truncated != 5 {
+		t.Errorf("verdict %q failure %+v stats %+v", res.Verdict, res.Failure, res.Stats)
+	}
+}
+
+// globalCh is made outside any execution: package state a later test can
+// still use.
+var globalCh = MakeChan[int](0)
+
+// TestLeakOracle: a goroutine is leaked only when nothing is left that
+// could wake it.
+func TestLeakOracle(t *testing.T) {
+	var spawned string
+	leaky := func(t *testing.T) {
+		ch := MakeChan[int](0)
+		spawned = here(1)
+		Go(func() { Send(ch, 1) }) // nobody receives
+	}
+	tests := []struct {
+		name    string
+		cfg     Config
+		body    func(*testing.T)
+		leak    bool
+		message string
+	}{
+		{"blocked forever", Config{}, leaky, true, "started at "},
+		{"oracle off", Config{NoLeaks: true}, leaky, false, ""},
+		{"waits on package state", Config{}, func(t *testing.T) {
+			Go(func() { Recv(globalCh) })
+		}, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.Strategy, tt.cfg.MaxExecs = "random", 5
+			res := search(t, tt.cfg, tt.body)
+			if !tt.leak {
+				if res.Verdict != VerdictNone {
+					t.Errorf("verdict %q failure %+v", res.Verdict, res.Failure)
+				}
+				return
+			}
+			if res.Verdict != VerdictError || res.Failure.Kind != FailLeak {
+				t.Fatalf("verdict %q failure %+v, want a leak", res.Verdict, res.Failure)
+			}
+			if !strings.Contains(res.Failure.Message, tt.message+spawned) {
+				t.Errorf("message %q does not say %q", res.Failure.Message, tt.message)
+			}
+		})
+	}
+}
