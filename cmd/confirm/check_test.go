@@ -35,7 +35,10 @@ type finding struct {
 	Bugs      []string `json:"bugs"`
 	FoundBy   []string `json:"foundBy"`
 	Failure   *struct {
-		Kind string `json:"kind"`
+		Kind     string `json:"kind"`
+		Accesses []struct {
+			Label string `json:"label"`
+		} `json:"accesses"`
 	} `json:"failure"`
 	Trace []struct {
 		Step int    `json:"step"`
@@ -222,6 +225,36 @@ func TestCheckRobust(t *testing.T) {
 	}
 	if want := `broken/broken.go:5:28: cannot use "forty-two"`; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks the compiler's message %q:\n%s", want, stderr)
+	}
+}
+
+// TestCheckNeighbours: two race warnings whose accesses sit side by side
+// are each confirmed by the race on their own field; the neighbour's race,
+// met first in the same execution, neither ends the search nor comes back
+// as a bug found.
+func TestCheckNeighbours(t *testing.T) {
+	stdout, stderr, code := confirmIn(t, filepath.Join("..", "..", "testdata", "neighbours"), "-budget", "5s", "-seed", "1", "-json", "./...")
+	if code != exitFound {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	fs := parseFindings(t, stdout)
+	if len(fs) != 2 {
+		t.Fatalf("want 2 findings, got %d:\n%s", len(fs), stdout)
+	}
+	for _, f := range fs {
+		field := "Hits"
+		if strings.Contains(f.Message, "Misses") {
+			field = "Misses"
+		}
+		if f.Kind != "race" || f.Verdict != "confirmed" || f.Failure == nil || len(f.Bugs) != 0 {
+			t.Errorf("finding %+v, want a confirmed race with no bug found", f)
+			continue
+		}
+		for _, a := range f.Failure.Accesses {
+			if !strings.Contains(a.Label, field) {
+				t.Errorf("the race on %s is confirmed by an access to %s", field, a.Label)
+			}
+		}
 	}
 }
 

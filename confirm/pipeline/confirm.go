@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
 	"github.com/confirm-go/confirm/confirm/trials"
@@ -159,7 +160,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, it.cands[0], res)
 			return
 		}
-		f.Verdict, f.Cause = Unconfirmed, p.ended(opts, res)
+		f.Verdict, f.Cause = Unconfirmed, p.ended(opts, res, f.Warning.Kind == warning.Race)
 		return
 	}
 	deadline := time.Now().Add(opts.Budget)
@@ -199,7 +200,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, c, res)
 			return
 		}
-		causes = append(causes, p.ended(opts, res))
+		causes = append(causes, p.ended(opts, res, f.Warning.Kind == warning.Race))
 	}
 	switch {
 	case len(causes) == 0 && len(errs) > 0:
@@ -236,7 +237,6 @@ func (p *packagePlan) collect(it *item, res *runner.Result, confirms bool) {
 			FoundBy:    []string{it.finding.Warning.ID},
 		}
 		it.bugs = append(it.bugs, b)
-		it.finding.Bugs = append(it.finding.Bugs, b.Signature)
 	}
 	for _, r := range res.Found {
 		keep(r)
@@ -246,8 +246,9 @@ func (p *packagePlan) collect(it *item, res *runner.Result, confirms bool) {
 	}
 }
 
-// ended says why a search that did not confirm the warning ended.
-func (p *packagePlan) ended(opts Options, res *runner.Result) string {
+// ended says why a search that did not confirm the warning ended; race
+// says that it searched for a race.
+func (p *packagePlan) ended(opts Options, res *runner.Result, race bool) string {
 	s := res.Stats
 	var why string
 	switch {
@@ -255,12 +256,17 @@ func (p *packagePlan) ended(opts Options, res *runner.Result) string {
 		why = fmt.Sprintf("%s cannot run twice in one process: %s", res.Test, res.Unrepeatable)
 	case s.Goroutines == 1:
 		why = fmt.Sprintf("%s starts no goroutine: it has a single schedule, which does not show this", res.Test)
+	case s.OneGoroutine:
+		why = fmt.Sprintf("%s runs the warned accesses in one goroutine only (%s): it cannot show this race", res.Test, plural(s.Executions, "execution"))
 	case s.Exhausted:
 		why = fmt.Sprintf("every schedule of %s was explored (%s): none shows this", res.Test, plural(s.Executions, "execution"))
 	case s.Executions > 0 && s.Truncated == s.Executions:
 		why = fmt.Sprintf("every execution of %s was cut off at the step bound (%s); raise -max-steps", res.Test, plural(maxStepsOf(opts), "step"))
 	default:
 		why = fmt.Sprintf("not found within the budget (%s of %s)", plural(s.Executions, "execution"), res.Test)
+	}
+	if race && s.SiteGoroutines == 0 && s.Executions > 0 {
+		why += "; no execution reached the warned accesses"
 	}
 	if res.Serial != nil {
 		why += fmt.Sprintf("; %s fails without any interleaving (%s: %s), so failures like it are no evidence", res.Test, res.Serial.Kind, firstLine(res.Serial.Message))

@@ -95,3 +95,35 @@ func TestWant(t *testing.T) {
 		t.Errorf("Want = %+v", w)
 	}
 }
+
+// TestCollectBugs: a bug is reported once per package and signature with
+// every warning whose search found it, and not at all when it is the
+// failure that confirms a warning.
+func TestCollectBugs(t *testing.T) {
+	failure := func(pos string) *rt.Failure {
+		return &rt.Failure{Kind: rt.FailRace, Accesses: []rt.Access{{Pos: pos, Write: true}, {Pos: pos}}}
+	}
+	bug := func(pkg, pos, by string) *Bug {
+		f := failure(pos)
+		return &Bug{Signature: f.Signature(), Package: pkg, Result: &runner.Result{Package: pkg, Failure: f}, FoundBy: []string{by}}
+	}
+	confirmedBy := func(pkg, pos string) *runner.Result {
+		return &runner.Result{Package: pkg, Verdict: rt.VerdictError, Failure: failure(pos)}
+	}
+	a := &item{finding: &Finding{Warning: &warning.Warning{ID: "a"}, Verdict: Unconfirmed},
+		bugs: []*Bug{bug("p", "/m/x.go:1", "a"), bug("p", "/m/y.go:2", "a")}}
+	b := &item{finding: &Finding{Warning: &warning.Warning{ID: "b"}, Verdict: Confirmed, Result: confirmedBy("p", "/m/y.go:2")},
+		bugs: []*Bug{bug("p", "/m/x.go:1", "b")}}
+	c := &item{finding: &Finding{Warning: &warning.Warning{ID: "c"}, Verdict: Unconfirmed},
+		bugs: []*Bug{bug("q", "/m/x.go:1", "c")}}
+	bugs := collectBugs([]*packagePlan{{items: []*item{a, b}}, {items: []*item{c}}})
+	if len(bugs) != 2 || bugs[0].Package != "p" || !slices.Equal(bugs[0].FoundBy, []string{"a", "b"}) || bugs[1].Package != "q" {
+		for _, b := range bugs {
+			t.Logf("bug %s %s %v", b.Package, b.Signature, b.FoundBy)
+		}
+		t.Fatalf("got %d bugs, want x.go in p found by a and b, and x.go in q", len(bugs))
+	}
+	if len(a.finding.Bugs) != 1 || len(b.finding.Bugs) != 1 || len(c.finding.Bugs) != 1 {
+		t.Errorf("bugs per finding: a %v, b %v, c %v; want the race on x.go each, and not y.go (it confirms b)", a.finding.Bugs, b.finding.Bugs, c.finding.Bugs)
+	}
+}

@@ -235,33 +235,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Progress(0, total)
 	}
 	confirmAll(ctx, opts, plans, tick)
-	bugs := make(map[string]*Bug)
+	rep.Bugs = collectBugs(plans)
 	for _, p := range plans {
 		if p.buildErr != "" {
 			rep.PackageErrors = append(rep.PackageErrors, PackageError{Package: p.pkgPath, Message: p.buildErr})
 		}
 		for _, it := range p.items {
 			rep.Findings = append(rep.Findings, it.finding)
-			for _, b := range it.bugs {
-				key := b.Package + "\x00" + b.Signature
-				if seen := bugs[key]; seen != nil {
-					seen.FoundBy = appendNew(seen.FoundBy, b.FoundBy...)
-					continue
-				}
-				bugs[key] = b
-				rep.Bugs = append(rep.Bugs, b)
-			}
 		}
 		p.close()
 	}
 	sortFindings(rep.Findings)
-	sort.SliceStable(rep.Bugs, func(i, j int) bool {
-		a, b := rep.Bugs[i], rep.Bugs[j]
-		if a.Package != b.Package {
-			return a.Package < b.Package
-		}
-		return a.Signature < b.Signature
-	})
 	rep.Wall = time.Since(start)
 	return rep, nil
 }
@@ -321,6 +305,51 @@ func confirmAll(ctx context.Context, opts Options, plans []*packagePlan, tick fu
 		}
 	}
 	runs.Wait()
+}
+
+// collectBugs gathers the bugs the searches of the plans found, each once
+// per package and signature with every warning whose search found it, in
+// package and signature order. A failure that confirms a warning is
+// reported there, not again as a bug found by another warning's search.
+func collectBugs(plans []*packagePlan) []*Bug {
+	key := func(pkg, sig string) string { return pkg + "\x00" + sig }
+	confirmed := make(map[string]bool)
+	for _, p := range plans {
+		for _, it := range p.items {
+			if f := it.finding; f.Verdict == Confirmed && f.Result.Failure != nil {
+				confirmed[key(f.Result.Package, f.Result.Failure.Signature())] = true
+			}
+		}
+	}
+	byKey := make(map[string]*Bug)
+	var bugs []*Bug
+	for _, p := range plans {
+		for _, it := range p.items {
+			f := it.finding
+			f.Bugs = nil
+			for _, b := range it.bugs {
+				k := key(b.Package, b.Signature)
+				switch {
+				case confirmed[k]:
+					continue
+				case byKey[k] != nil:
+					byKey[k].FoundBy = appendNew(byKey[k].FoundBy, b.FoundBy...)
+				default:
+					byKey[k] = b
+					bugs = append(bugs, b)
+				}
+				f.Bugs = appendNew(f.Bugs, b.Signature)
+			}
+		}
+	}
+	sort.SliceStable(bugs, func(i, j int) bool {
+		a, b := bugs[i], bugs[j]
+		if a.Package != b.Package {
+			return a.Package < b.Package
+		}
+		return a.Signature < b.Signature
+	})
+	return bugs
 }
 
 // appendNew appends the elements of add that s does not hold yet.

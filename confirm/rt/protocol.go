@@ -263,6 +263,15 @@ type Stats struct {
 	// Goroutines is the most goroutines an execution started (the body
 	// counts as one): 1 means the test has no concurrency to explore.
 	Goroutines int `json:"goroutines,omitempty"`
+	// SiteGoroutines is, for a search for a race (Config.Want), the most
+	// goroutines that executed the warned accesses in one execution: 0
+	// when no execution reached them, 1 when the test runs them in one
+	// goroutine only.
+	SiteGoroutines int `json:"siteGoroutines,omitempty"`
+	// OneGoroutine is set when the search stopped because the test runs
+	// the warned accesses in one goroutine only, so it cannot show the
+	// race.
+	OneGoroutine bool `json:"oneGoroutine,omitempty"`
 	// ForeignOps counts the operations called by goroutines the runtime
 	// does not control (started by code that is not rewritten: a
 	// testing/synctest bubble, a net/http server, time.AfterFunc) during

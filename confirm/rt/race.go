@@ -116,6 +116,9 @@ func (e *exec) varHdrLocked(addr unsafe.Pointer) *objHdr {
 // address that are not ordered before it.
 func (e *exec) execAccessLocked(g *G) {
 	o := &g.op
+	if o.loc >= 0 && o.loc < len(e.siteLocs) && e.siteLocs[o.loc] && !slices.Contains(e.siteGs, g.id) {
+		e.siteGs = append(e.siteGs, g.id)
+	}
 	if e.shadow == nil {
 		e.shadow = make(map[chanKey]*shadow)
 	}

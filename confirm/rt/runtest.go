@@ -106,6 +106,7 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 		s.replayed = r
 		s.want = r.want()
 	}
+	s.siteLocs = raceSites(s.want, cfg.Locations)
 	s.pw = newProgressWriter(cfg, t.Name())
 	s.capture = cfg.Strategy == "replay" || wantsStacks(strategy)
 	capturePCs.Store(s.capture)
@@ -136,6 +137,42 @@ type searcher struct {
 	// replayed token recorded.
 	want     *Want
 	replayed *replay // the replay strategy, when replaying a schedule
+	// siteLocs marks the locations at the sites of a wanted race;
+	// reached counts the executions that executed accesses there.
+	siteLocs []bool
+	reached  int
+}
+
+// oneGoroutineAfter is how many executions a search for a race runs
+// before it concludes, when every one that reached the warned accesses
+// ran them in one goroutine, that the test cannot show the race.
+const oneGoroutineAfter = 20
+
+// raceSites marks the locations at the sites of want, a race.
+func raceSites(want *Want, locs []Location) []bool {
+	if want == nil || want.Kind != WantRace {
+		return nil
+	}
+	sites := make(map[string]bool, len(want.Sites))
+	for _, s := range want.Sites {
+		sites[s] = true
+	}
+	marks := make([]bool, len(locs))
+	for i, l := range locs {
+		marks[i] = sites[l.File+":"+itoa(l.Line)]
+	}
+	return marks
+}
+
+// oneGoroutine reports whether the search should stop because the test
+// runs the warned accesses in one goroutine only.
+func (s *searcher) oneGoroutine() bool {
+	st := &s.res.Stats
+	if s.siteLocs == nil || st.Executions < oneGoroutineAfter || s.reached == 0 || st.SiteGoroutines > 1 {
+		return false
+	}
+	st.OneGoroutine = true
+	return true
 }
 
 // over reports whether the budget is spent.
@@ -148,7 +185,7 @@ func (s *searcher) run(strategy Strategy, k int) (*exec, *Outcome) {
 	s.pw.write(k, s.res.Stats.Executions, strategy)
 	strategy.Begin(k)
 	e := newExec(s.cfg, s.runs, strategy)
-	e.want = s.want
+	e.want, e.siteLocs = s.want, s.siteLocs
 	s.runs++
 	e.reuse(s.prev)
 	s.prev = e
@@ -160,6 +197,10 @@ func (s *searcher) run(strategy Strategy, k int) (*exec, *Outcome) {
 	st.Goroutines = max(st.Goroutines, len(e.gs))
 	if e.truncated {
 		st.Truncated++
+	}
+	if n := len(e.siteGs); n > 0 {
+		st.SiteGoroutines = max(st.SiteGoroutines, n)
+		s.reached++
 	}
 	o := e.outcome(ok, s.t.Name())
 	s.sides(e)
@@ -252,7 +293,7 @@ func (s *searcher) explore(strategy Strategy) {
 		case o.Failure != nil && s.failure(e, o):
 			return
 		}
-		if !more {
+		if !more || s.oneGoroutine() {
 			break
 		}
 	}

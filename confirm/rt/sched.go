@@ -133,6 +133,10 @@ type exec struct {
 	want      *Want
 	side      []sideFailure // failures that did not end the execution
 	sideRaces [][2]int      // the location pairs of the side races
+	// siteLocs marks the locations at the sites of a wanted race, and
+	// siteGs are the goroutines that executed accesses there.
+	siteLocs []bool
+	siteGs   []int
 	ended     bool
 	dying     bool
 	done      chan struct{}

@@ -278,3 +278,24 @@ func TestLeakOracle(t *testing.T) {
 		})
 	}
 }
+
+// TestOneGoroutine: a search for a race stops when the test runs the
+// warned accesses in one goroutine only.
+func TestOneGoroutine(t *testing.T) {
+	var x int
+	locs := []Location{{File: "/m/x.go", Line: 1, Kind: "write"}, {File: "/m/x.go", Line: 2, Kind: "read"}}
+	body := func(t *testing.T) {
+		var wg WaitGroup
+		wg.Go(func() {}) // concurrency, but not around x
+		Write(unsafe.Pointer(&x), 0)
+		x++
+		Read(unsafe.Pointer(&x), 1)
+		_ = x
+		wg.Wait()
+	}
+	want := &Want{Kind: WantRace, Sites: []string{"/m/x.go:1", "/m/x.go:2"}}
+	res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 500, Locations: locs, Want: want}, body)
+	if res.Verdict != VerdictNone || !res.Stats.OneGoroutine || res.Stats.SiteGoroutines != 1 || res.Stats.Executions != oneGoroutineAfter {
+		t.Errorf("verdict %q stats %+v", res.Verdict, res.Stats)
+	}
+}

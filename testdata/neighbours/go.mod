@@ -1,0 +1,3 @@
+module example.com/neighbours
+
+go 1.22
