@@ -137,10 +137,10 @@ type exec struct {
 	// siteGs are the goroutines that executed accesses there.
 	siteLocs []bool
 	siteGs   []int
-	ended     bool
-	dying     bool
-	done      chan struct{}
-	exited    chan struct{}
+	ended    bool
+	dying    bool
+	done     chan struct{}
+	exited   chan struct{}
 }
 
 // event is one trace entry before symbolisation.
