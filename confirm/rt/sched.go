@@ -979,15 +979,6 @@ func userFrames(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// gids returns the ids of gs.
-func gids(gs []*G) []int {
-	ids := make([]int, len(gs))
-	for i, g := range gs {
-		ids[i] = g.id
-	}
-	return ids
-}
-
 func appendUnique(s []int, v int) []int {
 	for _, x := range s {
 		if x == v {

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"hash/fnv"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -226,7 +227,6 @@ func (f *Failure) signatureHash() uint64 {
 // package's files and not in the Go installation's.
 func userFramePositions(dump string) []string {
 	var out []string
-	goroot := runtime.GOROOT()
 	for _, line := range strings.Split(dump, "\n") {
 		if !strings.HasPrefix(line, "\t") {
 			continue
@@ -238,10 +238,25 @@ func userFramePositions(dump string) []string {
 		if strings.HasPrefix(loc, rtDir) && !strings.Contains(loc, "_test.go:") {
 			continue
 		}
-		if goroot != "" && strings.HasPrefix(loc, goroot+"/") {
+		if strings.HasPrefix(loc, stdSrc) {
 			continue
 		}
 		out = append(out, loc)
 	}
 	return out
 }
+
+// stdSrc is the directory of the standard library's sources, as stack
+// dumps name it (from where strings.Cut is).
+var stdSrc = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	fn := runtime.FuncForPC(reflect.ValueOf(strings.Cut).Pointer())
+	if fn == nil {
+		return file // never a prefix of another file
+	}
+	f, _ := fn.FileLine(fn.Entry())
+	if dir, ok := strings.CutSuffix(f, "strings/strings.go"); ok {
+		return dir
+	}
+	return file
+}()
