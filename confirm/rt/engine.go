@@ -208,13 +208,6 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 		g.acquire(o.hdr)
 		g.release(o.hdr)
 	case opYield, opSleep:
-		g.yieldStep = e.step
-		g.yieldSet = g.yieldSet[:0]
-		for _, h := range en {
-			if h != g {
-				g.yieldSet = append(g.yieldSet, h.id)
-			}
-		}
 	case opRead, opWrite:
 		ev.loc = o.loc
 		e.execAccessLocked(g)
@@ -224,7 +217,18 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	if o.hdr != nil {
 		ev.obj, ev.kind = o.hdr.id, o.hdr.kind
 	}
-	if o.kind != opYield && o.kind != opSleep {
+	if polls(o) {
+		// A yield, or an operation that polled and found nothing to do
+		// (a select that took its default, a failed TryLock): in a
+		// loop it busy-waits, so fairness gives the others a turn first.
+		g.yieldStep = e.step
+		g.yieldSet = g.yieldSet[:0]
+		for _, h := range en {
+			if h != g {
+				g.yieldSet = append(g.yieldSet, h.id)
+			}
+		}
+	} else {
 		g.yieldStep = -1
 	}
 	g.hb = mix(g.hb, uint64(o.kind))
@@ -244,6 +248,20 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 		e.checkCycleLocked(g)
 	}
 	return completed
+}
+
+// polls reports whether the executed operation o is a yield or polled
+// without effect, as a busy-wait loop does.
+func polls(o *op) bool {
+	switch o.kind {
+	case opYield, opSleep:
+		return true
+	case opSelect:
+		return o.choice < 0
+	case opTryLock, opTryRLock:
+		return !o.ok
+	}
+	return false
 }
 
 // fillDecisionLocked prepares the Decision handed to the strategy.

@@ -298,3 +298,35 @@ func TestOneGoroutine(t *testing.T) {
 		t.Errorf("verdict %q stats %+v", res.Verdict, res.Stats)
 	}
 }
+
+// TestBusyWaitIsFair: a goroutine that busy-waits in select { default: }
+// or on a failing TryLock gives the others a turn, under pct too, so the
+// executions end instead of running into the step bound.
+func TestBusyWaitIsFair(t *testing.T) {
+	bodies := map[string]func(*testing.T){
+		"select default": func(t *testing.T) {
+			done := MakeChan[struct{}](0)
+			Go(func() { Close(done) })
+			for Select(true, RecvCase(done, nil, nil)) < 0 {
+			}
+		},
+		"trylock": func(t *testing.T) {
+			var mu Mutex
+			mu.Lock()
+			Go(func() { mu.Unlock() })
+			for !mu.TryLock() {
+			}
+			mu.Unlock()
+		},
+	}
+	for name, body := range bodies {
+		for _, strategy := range []string{"random", "pct"} {
+			t.Run(name+"/"+strategy, func(t *testing.T) {
+				res := search(t, Config{Strategy: strategy, Seed: 4, MaxExecs: 200, MaxSteps: 5000}, body)
+				if res.Verdict != VerdictNone || res.Stats.Truncated != 0 {
+					t.Errorf("verdict %q failure %+v stats %+v", res.Verdict, res.Failure, res.Stats)
+				}
+			})
+		}
+	}
+}
