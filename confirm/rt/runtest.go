@@ -248,8 +248,9 @@ func (s *searcher) serialFirst() bool {
 			return false
 		}
 	}
-	if len(e.gs) == 1 {
-		// The body started no goroutine: there is one schedule.
+	if len(e.gs) == 1 && e.foreignOps.Load() == 0 {
+		// The body started no goroutine (and none that the runtime
+		// does not control took part): there is one schedule.
 		s.res.Stats.Exhausted = true
 		return false
 	}
