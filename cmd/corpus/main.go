@@ -1,0 +1,62 @@
+// Corpus runs confirm on real modules pinned in modules.txt and compares
+// what it claims with the judgements in judged.txt, written by reading the
+// code: every confirmed warning and every bug found must be judged true,
+// and every token must replay.
+//
+// Usage:
+//
+//	go run ./cmd/corpus [-dir DIR] [-modules ants,puddle] [-budget 10s] [-replays 10]
+//
+// It fetches each module through the module proxy (go mod download), copies
+// it to DIR (a temporary directory by default) and makes it writable, adds
+// a go.mod where the module has none, builds confirm from this checkout and
+// runs `confirm -json ./...` in each copy. For every confirmed warning and
+// bug found it replays the token -replays times. It prints, per module, the
+// verdict counts, the confirmations and bugs judged true and false (and
+// those not judged yet, with what to write in judged.txt), the replays that
+// reproduced, and the wall time; and exits 1 when a claim is judged false,
+// not judged, or does not replay.
+//
+// It needs the network (the module proxy) and takes minutes per module:
+// it is an evaluation to run and report, not part of the test suite.
+package main
+
+import (
+	"context"
+	_ "embed"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+)
+
+//go:embed modules.txt
+var modulesTxt string
+
+//go:embed judged.txt
+var judgedTxt string
+
+func main() {
+	var o options
+	flag.StringVar(&o.dir, "dir", "", "directory for the module copies (default: a new temporary directory)")
+	flag.StringVar(&o.only, "modules", "", "comma-separated `names` (last path elements, e.g. ants,puddle) of the modules to run; all when empty")
+	flag.DurationVar(&o.budget, "budget", 10*time.Second, "confirm's -budget per warning")
+	flag.IntVar(&o.replays, "replays", 10, "replays of every token")
+	flag.StringVar(&o.flags, "flags", "", "extra confirm flags, space-separated")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: go run ./cmd/corpus [flags]\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ok, err := run(ctx, o, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corpus: %v\n", err)
+		os.Exit(2)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
