@@ -142,13 +142,13 @@ func run(ctx context.Context, o options, out, log io.Writer) (bool, error) {
 		return false, err
 	}
 	confirm := filepath.Join(o.dir, "bin", "confirm")
-	fmt.Fprintf(log, "corpus: building confirm from %s\n", root)
+	printf(log, "corpus: building confirm from %s\n", root)
 	if err := command(ctx, root, nil, "go", "build", "-o", confirm, "./cmd/confirm"); err != nil {
 		return false, err
 	}
 	var trials []*trial
 	for _, m := range mods {
-		fmt.Fprintf(log, "corpus: %s@%s\n", m.path, m.version)
+		printf(log, "corpus: %s@%s\n", m.path, m.version)
 		dir, err := fetch(ctx, m, o.dir)
 		if err != nil {
 			return false, err
@@ -191,7 +191,10 @@ func fetch(ctx context.Context, m module, root string) (string, error) {
 	var info struct{ Dir, Error string }
 	data, err := output(ctx, root, nil, "go", "mod", "download", "-json", m.path+"@"+m.version)
 	if jerr := json.Unmarshal(data, &info); jerr != nil || info.Error != "" || err != nil {
-		return "", fmt.Errorf("downloading %s@%s: %v %s", m.path, m.version, err, info.Error)
+		if info.Error != "" {
+			err = errors.Join(err, errors.New(info.Error))
+		}
+		return "", fmt.Errorf("downloading %s@%s: %w", m.path, m.version, errors.Join(err, jerr))
 	}
 	dir := filepath.Join(root, m.name)
 	if err := os.RemoveAll(dir); err != nil {
@@ -254,7 +257,7 @@ func check(ctx context.Context, confirm, dir string, m module, o options) (*tria
 	}
 	var fs []pipeline.JSONFinding
 	if err := json.Unmarshal(stdout.Bytes(), &fs); err != nil {
-		return nil, fmt.Errorf("confirm -json on %s printed no findings (exit %d): %v\n%s", m.path, tr.exit, err, lastLines(stderr.String(), 20))
+		return nil, fmt.Errorf("confirm -json on %s printed no findings (exit %d): %w\n%s", m.path, tr.exit, err, lastLines(stderr.String(), 20))
 	}
 	for _, f := range fs {
 		tr.verdicts[f.Verdict]++
@@ -302,7 +305,7 @@ func replay(ctx context.Context, confirm, dir string, c *claim, n int) int {
 func report(w io.Writer, trials []*trial, replays int) bool {
 	good := true
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "module\twarnings\tconfirmed\tnot confirmed\tno test\terrors\thangs\tbugs found\tjudged true\tjudged false\tunjudged\treplayed\twall\texit\t")
+	printf(tw, "module\twarnings\tconfirmed\tnot confirmed\tno test\terrors\thangs\tbugs found\tjudged true\tjudged false\tunjudged\treplayed\twall\texit\t\n")
 	for _, tr := range trials {
 		var real, bogus, unjudged, replayed, claims, bugs int
 		for _, c := range tr.claims {
@@ -323,7 +326,7 @@ func report(w io.Writer, trials []*trial, replays int) bool {
 			}
 		}
 		n := tr.verdicts[pipeline.Confirmed] + tr.verdicts[pipeline.Unconfirmed] + tr.verdicts[pipeline.NoTest] + tr.verdicts[pipeline.Error]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%.0fs\t%d\t\n", tr.mod.name, n,
+		printf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%.0fs\t%d\t\n", tr.mod.name, n,
 			tr.verdicts[pipeline.Confirmed], tr.verdicts[pipeline.Unconfirmed], tr.verdicts[pipeline.NoTest], tr.verdicts[pipeline.Error],
 			tr.hangs, bugs, real, bogus, unjudged, replayed, claims, tr.wall.Seconds(), tr.exit)
 		good = good && bogus == 0 && unjudged == 0 && replayed == claims
@@ -335,10 +338,10 @@ func report(w io.Writer, trials []*trial, replays int) bool {
 			if c.judged != nil {
 				verdict = fmt.Sprintf("%v: %s", c.judged.real, c.judged.reason)
 			}
-			fmt.Fprintf(w, "\n%s %s [%s %s, test %s, replayed %d/%d]\n\t%s: %s\n\t%s\n", c.module, c.id, c.kind, c.failure, c.test, c.replays, replays, c.posn, c.message, verdict)
+			printf(w, "\n%s %s [%s %s, test %s, replayed %d/%d]\n\t%s: %s\n\t%s\n", c.module, c.id, c.kind, c.failure, c.test, c.replays, replays, c.posn, c.message, verdict)
 		}
 		if tr.exit == 2 {
-			fmt.Fprintf(w, "\n%s: confirm exited 2:\n%s\n", tr.mod.name, indent(lastLines(tr.stderr, 15)))
+			printf(w, "\n%s: confirm exited 2:\n%s\n", tr.mod.name, indent(lastLines(tr.stderr, 15)))
 		}
 	}
 	return good
@@ -375,5 +378,8 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// printf writes to a report; a failed write is not worth stopping for.
+func printf(w io.Writer, format string, args ...any) { _, _ = fmt.Fprintf(w, format, args...) }
 
 func indent(s string) string { return "\t" + strings.ReplaceAll(s, "\n", "\n\t") }
