@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/confirm-go/confirm/confirm/pipeline"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
 )
@@ -94,5 +95,34 @@ func TestStatusOf(t *testing.T) {
 		if code != want {
 			t.Errorf("status of verdict %q = %d, want %d", verdict, code, want)
 		}
+	}
+}
+
+// TestCheckStatus: a warning Confirm could not check (verdict error) makes
+// the status 2 even when others were confirmed; a bug found makes it 1.
+func TestCheckStatus(t *testing.T) {
+	finding := func(verdict string) *pipeline.Finding { return &pipeline.Finding{Verdict: verdict} }
+	tests := []struct {
+		name string
+		rep  *pipeline.Report
+		want int
+	}{
+		{"nothing", &pipeline.Report{Findings: []*pipeline.Finding{finding(pipeline.Unconfirmed), finding(pipeline.NoTest)}}, exitClean},
+		{"confirmed", &pipeline.Report{Findings: []*pipeline.Finding{finding(pipeline.Confirmed)}}, exitFound},
+		{"bug found", &pipeline.Report{Findings: []*pipeline.Finding{finding(pipeline.Unconfirmed)}, Bugs: []*pipeline.Bug{{}}}, exitFound},
+		{"instrumentation failed", &pipeline.Report{Findings: []*pipeline.Finding{finding(pipeline.Confirmed), finding(pipeline.Error)}}, exitError},
+		{"build error", &pipeline.Report{PackageErrors: []pipeline.PackageError{{Package: "p"}}}, exitError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := exitClean
+			var st *exitStatus
+			if err := checkStatus(tt.rep); errors.As(err, &st) {
+				got = st.code
+			}
+			if got != tt.want {
+				t.Errorf("status %d, want %d", got, tt.want)
+			}
+		})
 	}
 }
