@@ -115,7 +115,15 @@ func (it *item) config(opts Options, seed int64, c *candidate, locs []rt.Locatio
 		Want:           Want(it.finding.Warning, c.seq, locs),
 		NoLeaks:        opts.NoLeaks,
 	}
-	if opts.Heuristic == "prefer" {
+	if c.noDist != "" {
+		// No pfsm tables: favour the goroutines started on the way to
+		// the sequence's steps instead, or pick at random.
+		cfg.Heuristic = "random"
+		if len(preferred(c.seq, locs)) > 0 {
+			cfg.Heuristic = "prefer"
+		}
+	}
+	if cfg.Heuristic == "prefer" {
 		cfg.Prefer = preferred(c.seq, locs)
 	}
 	return cfg
@@ -200,7 +208,11 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, c, res)
 			return
 		}
-		causes = append(causes, p.ended(opts, res, f.Warning.Kind == warning.Race))
+		why := p.ended(opts, res, f.Warning.Kind == warning.Race)
+		if c.noDist != "" {
+			why += fmt.Sprintf(" (the search was not guided by pfsm distances: %s)", c.noDist)
+		}
+		causes = append(causes, why)
 	}
 	switch {
 	case len(causes) == 0 && len(errs) > 0:

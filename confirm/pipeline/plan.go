@@ -53,6 +53,9 @@ type candidate struct {
 	seq   []int         // indexes into the plan's locations
 	steps []Step        // the sequence, for the report
 	dist  *rt.Distances // pfsm tables of seq, when the strategy uses them
+	// noDist says why the pfsm tables could not be computed, when the
+	// strategy wanted them; the search then uses another heuristic.
+	noDist string
 }
 
 // maxCandidates bounds the tests tried for one warning: the budget moves
@@ -124,8 +127,8 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 					}
 				}
 				if c.dist, err = distances(graph, seqs[0]); err != nil {
-					firstErr = cmp.Or(firstErr, fmt.Errorf("%s: %w", shortTest(test), err))
-					continue
+					// Search without them rather than not at all.
+					c.noDist = err.Error()
 				}
 			}
 			p.add(it, c, seqs[0])
