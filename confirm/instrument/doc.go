@@ -32,8 +32,10 @@
 //
 //   - func TestX(t *testing.T) { B } becomes a wrapper calling
 //     confirmrt.RunTest(t, confirmTestX) and func confirmTestX(t *testing.T) { B };
-//     t.Parallel() becomes confirmrt.Parallel(t) and t.Run(name, f)
-//     confirmrt.Run(t, name, f) (subtests run as controlled goroutines).
+//     t.Parallel() becomes confirmrt.Parallel(t), t.Run(name, f)
+//     confirmrt.Run(t, name, f) (subtests run as controlled goroutines)
+//     and t.Cleanup(f) confirmrt.Cleanup(t, f) (cleanups run under
+//     control, at the end of their test's function).
 //   - go f(a, b): the function value (unless it is a declared function, a
 //     method expression or a function literal) and the arguments (unless
 //     constant) are evaluated into temporaries in the spawning goroutine,

@@ -315,7 +315,8 @@ func (r *fileRewriter) builtin(call *ast.CallExpr) string {
 	return ""
 }
 
-// call lowers close(ch), make(chan T, n) and t.Parallel().
+// call lowers close(ch), make(chan T, n), t.Parallel(), t.Run and
+// t.Cleanup.
 func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 	switch r.builtin(call) {
 	case "close":
@@ -354,6 +355,14 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 				r.ed.open(r.off(call.Pos()), d, rtName+".Run(")
 				r.ed.replace(r.off(sel.X.End()), r.off(call.Lparen)+1, d, ", ")
 			}
+		case "Cleanup":
+			// t.Cleanup(f) -> confirmrt.Cleanup(t, f): f runs under
+			// control at the end of the test's function.
+			if len(call.Args) == 1 && !call.Ellipsis.IsValid() {
+				r.usesRT = true
+				r.ed.open(r.off(call.Pos()), d, rtName+".Cleanup(")
+				r.ed.replace(r.off(sel.X.End()), r.off(call.Lparen)+1, d, ", ")
+			}
 		}
 	}
 	r.syncCall(call)
@@ -366,7 +375,12 @@ func (r *fileRewriter) testingTMethod(sel *ast.SelectorExpr) string {
 	if s == nil || s.Kind() != types.MethodVal || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != "testing" {
 		return ""
 	}
-	if named, ok := derefNamed(s.Recv()); !ok || named.Obj().Name() != "T" || len(s.Index()) != 1 {
+	if named, ok := derefNamed(s.Recv()); !ok || named.Obj().Name() != "T" {
+		return ""
+	}
+	// T's own methods, and Cleanup, which T has from the testing
+	// package's common (embedded) part.
+	if len(s.Index()) != 1 && s.Obj().Name() != "Cleanup" {
 		return ""
 	}
 	return s.Obj().Name()

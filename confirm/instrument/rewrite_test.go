@@ -241,8 +241,10 @@ func helper(t *testing.T, b *testing.B) {
 	b.Run("y", func(*testing.B) {})
 	run := t.Run
 	_ = run
+	t.Cleanup(func() { run("z", nil) })
 }`,
-			want: []string{"confirmrt.Run(t, \"x\", func(t *testing.T) { confirmrt.Parallel(t) })", "b.Run(\"y\"", "run := t.Run"},
+			want: []string{"confirmrt.Run(t, \"x\", func(t *testing.T) { confirmrt.Parallel(t) })", "b.Run(\"y\"", "run := t.Run",
+				"confirmrt.Cleanup(t, func() { run(\"z\", nil) })"},
 		},
 		{
 			name: "exit and fatal",

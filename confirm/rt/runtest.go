@@ -479,7 +479,11 @@ const defaultMaxExecs = 1000
 // runBody runs one execution of body as controlled goroutine 0 and
 // returns when the execution and its leftover goroutines are over.
 func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
-	e.runMain(func() { body(t) }, **(**uintptr)(unsafe.Pointer(&body)))
+	e.ownCleanups(t)
+	e.runMain(func() {
+		defer e.runCleanups(t)
+		body(t)
+	}, **(**uintptr)(unsafe.Pointer(&body)))
 }
 
 // runMain runs one execution with f as goroutine 0; fnPC is the entry of

@@ -130,7 +130,10 @@ type exec struct {
 	truncated bool
 	// want is the failure the search is for (Config.Want, or what a
 	// replay's token recorded); other races do not end the execution.
-	want      *Want
+	want *Want
+	// cleanups are the functions registered with Cleanup, by the test
+	// or subtest they run at the end of (see Cleanup).
+	cleanups  map[cleaner][]func()
 	side      []sideFailure // failures that did not end the execution
 	sideRaces [][2]int      // the location pairs of the side races
 	// siteLocs marks the locations at the sites of a wanted race, and

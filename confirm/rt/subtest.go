@@ -70,10 +70,69 @@ func (e *exec) adopt(g *G, sub *subtest, st *testing.T) {
 	e.mu.Lock()
 	g.adopting, g.adopted = false, true
 	g.op.ext = false
+	if e.cleanups == nil {
+		e.cleanups = make(map[cleaner][]func())
+	}
+	e.cleanups[st] = nil
 	e.mu.Unlock()
 	sub.markAdopted()
 	g.identify() // known by goroutine id on the slow path (see callerLocked)
 	<-g.wake
 	g.sp.Store(stackAddr())
-	e.run(g, func() { sub.f(st) })
+	e.run(g, func() {
+		defer e.runCleanups(st)
+		sub.f(st)
+	})
+}
+
+// A cleaner is what t.Cleanup is called on: a *testing.T, B or TB.
+type cleaner interface{ Cleanup(func()) }
+
+// Cleanup replaces t.Cleanup(f). Under control, when t is the test or a
+// subtest of the execution, f runs when t's function returns, in its
+// controlled goroutine (last registered first), so that what it does —
+// closing a pool, waiting for its goroutines — is scheduled and modelled
+// like the rest of the test; testing would run it after the execution
+// ended, outside control. Otherwise it is t.Cleanup(f).
+func Cleanup(t cleaner, f func()) {
+	e, _, md := enter()
+	switch md {
+	case modeReal:
+		t.Cleanup(f)
+		return
+	case modeDying:
+		return
+	}
+	defer e.mu.Unlock()
+	if _, ours := e.cleanups[t]; !ours {
+		t.Cleanup(f)
+		return
+	}
+	e.cleanups[t] = append(e.cleanups[t], f)
+}
+
+// ownCleanups makes the cleanups registered on t run by runCleanups.
+func (e *exec) ownCleanups(t cleaner) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cleanups == nil {
+		e.cleanups = make(map[cleaner][]func())
+	}
+	e.cleanups[t] = nil
+}
+
+// runCleanups runs the cleanups registered on t, last first.
+func (e *exec) runCleanups(t cleaner) {
+	for {
+		e.mu.Lock()
+		fs := e.cleanups[t]
+		if len(fs) == 0 {
+			e.mu.Unlock()
+			return
+		}
+		f := fs[len(fs)-1]
+		e.cleanups[t] = fs[:len(fs)-1]
+		e.mu.Unlock()
+		f()
+	}
 }

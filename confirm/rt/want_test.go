@@ -330,3 +330,32 @@ func TestBusyWaitIsFair(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanup: cleanups registered with Cleanup run at the end of their
+// test's function, under control, so that a goroutine they wait for is no
+// leak; a subtest's run at the end of the subtest.
+func TestCleanup(t *testing.T) {
+	var order []string
+	body := func(t *testing.T) {
+		done := MakeChan[int](0)
+		Go(func() { Send(done, 1) })
+		Cleanup(t, func() { Recv(done); order = append(order, "test") })
+		Run(t, "sub", func(st *testing.T) {
+			Cleanup(st, func() { order = append(order, "sub") })
+		})
+		order = append(order, "body")
+	}
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 50}, func(t *testing.T) {
+		order = order[:0]
+		body(t)
+		if len(order) != 2 || order[0] != "sub" || order[1] != "body" {
+			panic("cleanup order: " + strings.Join(order, ", "))
+		}
+	})
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+	if len(order) != 3 || order[2] != "test" {
+		t.Errorf("order %v, want sub, body, test", order)
+	}
+}
