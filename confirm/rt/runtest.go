@@ -479,6 +479,7 @@ const defaultMaxExecs = 1000
 // runBody runs one execution of body as controlled goroutine 0 and
 // returns when the execution and its leftover goroutines are over.
 func (e *exec) runBody(t *testing.T, body func(*testing.T)) {
+	e.t = t
 	e.ownCleanups(t)
 	e.runMain(func() {
 		defer e.runCleanups(t)
@@ -513,9 +514,10 @@ func (e *exec) outcome(passed bool, test string) *Outcome {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	o := &Outcome{Steps: e.step, Failure: e.failure, Diverged: e.diverged}
-	if !passed && o.Diverged == "" && (o.Failure == nil || o.Failure.Kind == FailLeak) {
+	if !passed && o.Diverged == "" && (o.Failure == nil || o.Failure.Kind == FailLeak || e.failedFirst) {
 		// A failed test is the root cause of goroutines left waiting for
-		// a body that stopped early (t.FailNow).
+		// a body that stopped early (t.FailNow), and of a deadlock that
+		// came after it failed.
 		f := &Failure{
 			Kind:    FailTest,
 			Message: fmt.Sprintf("the test failed in execution %d (its messages are in the output of %s/confirm#%d)", e.n, test, e.n),

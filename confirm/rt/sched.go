@@ -128,6 +128,10 @@ type exec struct {
 	toolErr  string // the search cannot go on (VerdictInvalid)
 	// truncated is set when the execution was cut off at the step bound.
 	truncated bool
+	// t is the test of the execution; failedFirst says that it had
+	// failed when a deadlock ended the execution.
+	t           interface{ Failed() bool }
+	failedFirst bool
 	// want is the failure the search is for (Config.Want, or what a
 	// replay's token recorded); other races do not end the execution.
 	want *Want
@@ -686,6 +690,10 @@ func (e *exec) endLocked(f *Failure) {
 	}
 	e.ended = true
 	e.failure = f
+	// A deadlock after the test already failed is its consequence (a
+	// Close waiting for what a failed assertion left behind): the
+	// outcome is the test failure.
+	e.failedFirst = f != nil && f.Kind == FailDeadlock && e.t != nil && e.t.Failed()
 	e.cur = nil
 	close(e.done)
 }

@@ -359,3 +359,26 @@ func TestCleanup(t *testing.T) {
 		t.Errorf("order %v, want sub, body, test", order)
 	}
 }
+
+// TestDeadlockAfterFailure: a deadlock that comes after the test failed is
+// reported as the test failure, its cause; one before it is a deadlock.
+func TestDeadlockAfterFailure(t *testing.T) {
+	for _, failed := range []bool{true, false} {
+		e := newExec(&Config{}, 0, serial{})
+		e.t = failer(failed)
+		e.endLocked(&Failure{Kind: FailDeadlock, Message: "all goroutines are blocked"})
+		o := e.outcome(false, "TestX")
+		want := FailDeadlock
+		if failed {
+			want = FailTest
+		}
+		if o.Failure.Kind != want || failed && !strings.Contains(o.Failure.Message, "then: all goroutines are blocked") {
+			t.Errorf("failed first %v: %+v, want kind %s", failed, o.Failure, want)
+		}
+	}
+}
+
+// failer is a test that has failed or not.
+type failer bool
+
+func (f failer) Failed() bool { return bool(f) }
