@@ -168,7 +168,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, it.cands[0], res)
 			return
 		}
-		f.Verdict, f.Cause = Unconfirmed, p.ended(opts, res, f.Warning.Kind == warning.Race)
+		f.Verdict, f.Cause = Unconfirmed, ended(res, f.Warning.Kind == warning.Race)
 		return
 	}
 	deadline := time.Now().Add(opts.Budget)
@@ -182,6 +182,10 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 		if it.run != nil {
 			left /= time.Duration(len(it.cands) - i) // a share for each test of a user sequence
 		}
+		if hung := p.hungBefore(c.test); hung != "" {
+			errs = append(errs, hung+" (in the search for another warning; not run again)")
+			continue
+		}
 		cfg := it.config(opts, seed, c, p.locs)
 		cfg.BudgetMillis = max(left.Milliseconds(), 1)
 		res, err := p.bin.Run(ctx, c.test, runner.RunOptions{Config: cfg, Grace: opts.Grace})
@@ -189,6 +193,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			var hang *runner.HangError
 			if errors.As(err, &hang) {
 				err = fmt.Errorf("hang: %w", err)
+				p.hangs(c.test, err.Error())
 			}
 			errs = append(errs, err.Error())
 			continue
@@ -208,7 +213,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, c, res)
 			return
 		}
-		why := p.ended(opts, res, f.Warning.Kind == warning.Race)
+		why := ended(res, f.Warning.Kind == warning.Race)
 		if c.noDist != "" {
 			why += fmt.Sprintf(" (the search was not guided by pfsm distances: %s)", c.noDist)
 		}
@@ -220,6 +225,24 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 	default:
 		f.Verdict, f.Cause = Unconfirmed, strings.Join(append(causes, errs...), "; ")
 	}
+}
+
+// hangs records that test hung under control: the searches of the
+// package's other warnings do not run it again.
+func (p *packagePlan) hangs(test, msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hung == nil {
+		p.hung = make(map[string]string)
+	}
+	p.hung[test] = msg
+}
+
+// hungBefore returns how test hung in an earlier search, or "".
+func (p *packagePlan) hungBefore(test string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hung[test]
 }
 
 // confirmed records the confirmation of it by candidate c's run res.
@@ -260,7 +283,7 @@ func (p *packagePlan) collect(it *item, res *runner.Result, confirms bool) {
 
 // ended says why a search that did not confirm the warning ended; race
 // says that it searched for a race.
-func (p *packagePlan) ended(opts Options, res *runner.Result, race bool) string {
+func ended(res *runner.Result, race bool) string {
 	s := res.Stats
 	var why string
 	switch {
@@ -273,7 +296,7 @@ func (p *packagePlan) ended(opts Options, res *runner.Result, race bool) string 
 	case s.Exhausted:
 		why = fmt.Sprintf("every schedule of %s was explored (%s): none shows this", res.Test, plural(s.Executions, "execution"))
 	case s.Executions > 0 && s.Truncated == s.Executions:
-		why = fmt.Sprintf("every execution of %s was cut off at the step bound (%s); raise -max-steps", res.Test, plural(maxStepsOf(opts), "step"))
+		why = fmt.Sprintf("every execution of %s was cut off at the step bound; raise -max-steps", res.Test)
 	default:
 		why = fmt.Sprintf("not found within the budget (%s of %s)", plural(s.Executions, "execution"), res.Test)
 	}
@@ -284,14 +307,6 @@ func (p *packagePlan) ended(opts Options, res *runner.Result, race bool) string 
 		why += fmt.Sprintf("; %s fails without any interleaving (%s: %s), so failures like it are no evidence", res.Test, res.Serial.Kind, firstLine(res.Serial.Message))
 	}
 	return why
-}
-
-// maxStepsOf is the step bound of one execution.
-func maxStepsOf(opts Options) int {
-	if opts.MaxSteps > 0 {
-		return opts.MaxSteps
-	}
-	return 100000
 }
 
 // testList names the tests of cands.

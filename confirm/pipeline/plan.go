@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sourcegraph/conc/pool"
 	"golang.org/x/tools/go/ssa"
@@ -34,6 +35,9 @@ type packagePlan struct {
 	bin      *runner.Binary
 	arg      string // the package argument of replay commands
 	buildErr string // the compiler's message when the package does not build
+
+	mu   sync.Mutex        // guards hung: the package's warnings are confirmed in parallel
+	hung map[string]string // tests that hung under control, and how
 }
 
 // An item is one warning to confirm.
