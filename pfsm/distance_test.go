@@ -13,6 +13,8 @@ import (
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/pfsm"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
 )
 
 const inf = math.MaxInt32
@@ -320,5 +322,30 @@ func TestAnalyzeErrors(t *testing.T) {
 	_, err = pfsm.Load(".", false, "./testdata/src/broken")
 	if err == nil || !strings.Contains(err.Error(), "broken.go:4") {
 		t.Errorf("Load(broken) error = %v, want the type error's position", err)
+	}
+}
+
+// TestGenericsInstantiated: built as the pipeline builds (with
+// ssa.InstantiateGenerics, where ssautil.AllFunctions lists a generic
+// function's instances but not the function itself), a line inside a
+// generic function is a target like any other.
+func TestGenericsInstantiated(t *testing.T) {
+	fx := loadDist(t)
+	pkgs, err := pfsm.Load(".", false, "./testdata/src/dist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ssaPkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
+	prog.Build()
+	g, err := pfsm.NewGraph(prog, ssaPkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := g.Distances([]pfsm.Target{{File: fx.file, Line: fx.lines["gn0"]}, {File: fx.file, Line: fx.lines["gm0"]}})
+	if err != nil {
+		t.Fatalf("a target in a generic function: %v", err)
+	}
+	if len(d.Funcs) == 0 {
+		t.Errorf("no functions in the tables")
 	}
 }

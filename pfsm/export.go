@@ -33,7 +33,7 @@ func (g *Graph) export() {
 			fileIndex[f.file] = fi
 			g.files = append(g.files, f.file)
 		}
-		rf := rt.Func{Name: f.fn.RelString(f.fn.Pkg.Pkg), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil, Entry: f.first}
+		rf := rt.Func{Name: f.fn.RelString(funcPkg(f.fn).Pkg), File: fi, Start: f.start, End: f.end, Lit: f.fn.Parent() != nil, Entry: f.first}
 		for _, op := range g.lineOps(f) {
 			rf.Lines = append(rf.Lines, int32(op.line))
 			rf.Nodes = append(rf.Nodes, f.first+op.seg)

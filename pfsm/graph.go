@@ -155,7 +155,17 @@ func (g *Graph) collect(all map[*ssa.Function]bool, rank map[*ssa.Package]int) m
 	}
 	var cands []*function
 	for fn := range all {
-		if fn.Synthetic != "" || len(fn.Blocks) == 0 || fn.Origin() != nil || !inScope(rank, fn.Pkg) {
+		// A generic function stands for its instances (the compiler
+		// shares code between them too, and frames are matched by file
+		// and line): its body when it has one (ssautil.AllFunctions
+		// lists only the instances), else that of an instance (built
+		// with ssa.InstantiateGenerics, the generic function has none).
+		inst := fn.Origin() != nil && fn.Origin() != fn
+		if inst && len(fn.Origin().Blocks) > 0 {
+			fn = fn.Origin()
+			inst = false
+		}
+		if fn.Synthetic != "" && !inst || len(fn.Blocks) == 0 || !inScope(rank, funcPkg(fn)) {
 			continue
 		}
 		syn := fn.Syntax()
@@ -177,7 +187,10 @@ func (g *Graph) collect(all map[*ssa.Function]bool, rank map[*ssa.Package]int) m
 		}
 		// Of the copies of a function (a package and its test variant),
 		// the one of the earlier scope package represents them all.
-		return rank[a.fn.Pkg] - rank[b.fn.Pkg]
+		if c := rank[funcPkg(a.fn)] - rank[funcPkg(b.fn)]; c != 0 {
+			return c
+		}
+		return strings.Compare(a.fn.String(), b.fn.String()) // instances: a stable representative
 	})
 	byFn := make(map[*ssa.Function]*function, len(cands))
 	seen := make(map[key]*function, len(cands))
@@ -186,14 +199,29 @@ func (g *Graph) collect(all map[*ssa.Function]bool, rank map[*ssa.Package]int) m
 		k := key{f.file, p.Line, p.Column}
 		if first, ok := seen[k]; ok {
 			byFn[f.fn] = first
+			if o := f.fn.Origin(); o != nil {
+				byFn[o] = first
+			}
 			continue
 		}
 		seen[k] = f
 		f.index = len(g.funcs)
 		g.funcs = append(g.funcs, f)
 		byFn[f.fn] = f
+		if o := f.fn.Origin(); o != nil {
+			byFn[o] = f
+		}
 	}
 	return byFn
+}
+
+// funcPkg is the package of fn, or of its generic origin for an instance
+// (which has none of its own).
+func funcPkg(fn *ssa.Function) *ssa.Package {
+	if fn.Pkg == nil && fn.Origin() != nil {
+		return fn.Origin().Pkg
+	}
+	return fn.Pkg
 }
 
 // segment splits f's blocks into segments and resolves their callees.

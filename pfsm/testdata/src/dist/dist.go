@@ -251,3 +251,17 @@ func applyT(g func(runner)) {
 func thunk() {
 	applyT(runner.run)
 }
+
+// Methods of generic types are analyzed once, through their instances
+// (the program lists only the instances of such a method).
+type box[T any] struct{ v T }
+
+func (b *box[T]) put(x T) {
+	a() // @gm0
+	b.v = x
+	tgt()
+}
+
+func useBox() {
+	(&box[int]{}).put(1) // @ub
+}
