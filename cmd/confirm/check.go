@@ -57,6 +57,8 @@ type checkFlags struct {
 	sarif          bool
 	tags           string
 	leaks          bool
+	explore        bool
+	exploreBudget  time.Duration
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -75,6 +77,8 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.sarif, "sarif", false, "print the findings as SARIF 2.1.0")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags`")
 	fs.BoolVar(&f.leaks, "leaks", true, "report goroutines left blocked, with nothing that could wake them, when a test returns")
+	fs.BoolVar(&f.explore, "explore", true, "also run every test of the packages undirected and report the concurrency bugs found")
+	fs.DurationVar(&f.exploreBudget, "explore-budget", 5*time.Second, "wall-time `budget` of the exploration of each package, shared by its tests")
 }
 
 // checkCmd implements the default command: analyze, sequence, confirm.
@@ -113,6 +117,8 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Seq:            f.seq,
 		Run:            f.run,
 		NoLeaks:        !f.leaks,
+		Explore:        f.explore && f.seq == "",
+		ExploreBudget:  f.exploreBudget,
 	}
 	if f.tags != "" {
 		opts.BuildFlags = []string{"-tags=" + f.tags}
@@ -223,7 +229,7 @@ func printBug(w io.Writer, r pipeline.Renderer, b *pipeline.Bug) {
 		posn = r.Text(posn) + ": "
 	}
 	printf(w, "%s%s [%s]\n", posn, r.Text(pipeline.BugMessage(b)), pipeline.BugID(b.Signature))
-	printf(w, "    Bug found while confirming %s (test %s)\n", strings.Join(b.FoundBy, ", "), b.Test)
+	printf(w, "    %s\n", foundByText(b))
 	printFailure(w, r, b.Result, r.Replay(b.Token, b.PackageArg))
 }
 
@@ -292,6 +298,27 @@ func printFailure(w io.Writer, r pipeline.Renderer, res *runner.Result, cmd stri
 	}
 }
 
+// foundByText says how a bug was found: by exploring a test, while
+// confirming warnings, or both.
+func foundByText(b *pipeline.Bug) string {
+	var warnings []string
+	explored := false
+	for _, by := range b.FoundBy {
+		if by == pipeline.ExploreBy {
+			explored = true
+		} else {
+			warnings = append(warnings, by)
+		}
+	}
+	switch {
+	case len(warnings) == 0:
+		return fmt.Sprintf("Bug found by exploring test %s", b.Test)
+	case explored:
+		return fmt.Sprintf("Bug found while confirming %s, and by exploring (test %s)", strings.Join(warnings, ", "), b.Test)
+	}
+	return fmt.Sprintf("Bug found while confirming %s (test %s)", strings.Join(warnings, ", "), b.Test)
+}
+
 // summaryLine counts the verdicts.
 func summaryLine(rep *pipeline.Report) string {
 	c := rep.Counts()
@@ -303,7 +330,7 @@ func summaryLine(rep *pipeline.Report) string {
 	}
 	s := fmt.Sprintf("confirm: %s: %s", plural(len(rep.Findings), "warning"), strings.Join(parts, ", "))
 	if n := len(rep.Bugs); n > 0 {
-		s += fmt.Sprintf("; %s found on the way", plural(n, "other bug"))
+		s += fmt.Sprintf("; %s found", plural(n, "other bug"))
 	}
 	if n := len(rep.PackageErrors); n > 0 {
 		s += fmt.Sprintf("; %s could not be built (errors on stderr)", plural(n, "package"))

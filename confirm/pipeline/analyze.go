@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -22,7 +23,10 @@ var Analyzers = []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
 // the analyzers on those that type-check. Packages with errors are
 // returned as PackageErrors quoting the compiler; the warnings of the
 // others are returned each once.
-func analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
+//
+// It also returns the import paths of the packages that have tests and
+// type-check, in order, for exploration.
+func analyze(opts Options) ([]*warning.Warning, []PackageError, []string, error) {
 	cfg := &packages.Config{
 		Mode:       packages.LoadAllSyntax,
 		Dir:        opts.Dir,
@@ -31,10 +35,10 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
 	}
 	pkgs, err := packages.Load(cfg, opts.Patterns...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
+		return nil, nil, nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
 	}
 	if len(pkgs) == 0 {
-		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(opts.Patterns, " "))
+		return nil, nil, nil, fmt.Errorf("no packages match %s", strings.Join(opts.Patterns, " "))
 	}
 	var (
 		good    []*packages.Package
@@ -59,11 +63,19 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
 		}
 	}
 	if len(kept) == 0 {
-		return nil, pkgErrs, nil
+		return nil, pkgErrs, nil, nil
+	}
+	var tested []string
+	for _, p := range kept {
+		// A package with tests has a test variant "p [p.test]" (or an
+		// external test package); the generated "p.test" main is not one.
+		if path := basePath(p); strings.Contains(p.ID, " [") && !slices.Contains(tested, path) {
+			tested = append(tested, path)
+		}
 	}
 	graph, err := checker.Analyze(Analyzers, kept, nil)
 	if err != nil {
-		return nil, pkgErrs, fmt.Errorf("analyzing: %w", err)
+		return nil, pkgErrs, nil, fmt.Errorf("analyzing: %w", err)
 	}
 	var out []*warning.Warning
 	seen := make(map[string]bool)
@@ -87,7 +99,7 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
 			}
 		}
 	}
-	return out, pkgErrs, nil
+	return out, pkgErrs, tested, nil
 }
 
 // loadErrors returns the errors of p and of the packages it imports, as

@@ -18,13 +18,16 @@ import (
 // locations and compiles its test binary. A failure decides every
 // undecided warning of the package as Error.
 func (p *packagePlan) build(ctx context.Context, opts Options) {
-	if !p.undecided() {
+	if !p.undecided() && !p.explore {
 		return
 	}
 	bin, err := runner.Instrument(ctx, runner.BuildOptions{
-		Dir:        opts.Dir,
-		Package:    p.pattern,
-		Locations:  p.locs,
+		Dir:       opts.Dir,
+		Package:   p.pattern,
+		Locations: p.locs,
+		// Every field and global access is a race oracle point when the
+		// tests are explored (the races on the way are bugs found too).
+		Accesses:   p.explore,
 		BuildFlags: opts.BuildFlags,
 	})
 	if err == nil {
@@ -46,10 +49,11 @@ func (p *packagePlan) build(ctx context.Context, opts Options) {
 		p.fail("build error: " + be.Error())
 		return
 	case err != nil:
-		p.fail(fmt.Sprintf("instrumenting %s: %v", p.pattern, err))
+		p.instrErr = fmt.Sprintf("instrumenting %s: %v", p.pattern, err)
+		p.fail(p.instrErr)
 		return
 	}
-	if len(bin.Locations) != len(p.locs) {
+	if len(bin.Locations) < len(p.locs) {
 		_ = bin.Close()
 		p.fail(fmt.Sprintf("instrumenting %s: asked for %d locations, got %d", p.pattern, len(p.locs), len(bin.Locations)))
 		return

@@ -31,6 +31,11 @@
 //     does not also have in its serial execution (no preemption), each
 //     reported once with its trace and replay token.
 //
+// With Options.Explore, every test of the packages that have tests is
+// also run undirected (pct, no sequence, no warning wanted) within
+// Options.ExploreBudget per package, with every field and global access a
+// race-oracle point, and its concurrency failures are bugs found too.
+//
 // A failure of one warning (its package does not compile, its test hangs
 // or its process crashes) is that warning's verdict "error"; the others
 // keep theirs.

@@ -79,6 +79,11 @@ type Options struct {
 
 	// NoLeaks turns the leak oracle off.
 	NoLeaks bool
+	// Explore also runs, undirected, every test of the packages that
+	// have tests, within ExploreBudget per package (0: 5s), and reports
+	// the concurrency failures it finds as bugs found (Report.Bugs).
+	Explore       bool
+	ExploreBudget time.Duration
 
 	// Progress, when non-nil, is called as warnings are decided.
 	Progress func(done, total int)
@@ -210,12 +215,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		plans = []*packagePlan{p}
 	} else {
-		warnings, pkgErrs, err := analyze(opts)
+		warnings, pkgErrs, tested, err := analyze(opts)
 		if err != nil {
 			return nil, err
 		}
 		rep.PackageErrors = pkgErrs
 		plans = planPackages(ctx, opts, warnings)
+		if opts.Explore {
+			plans = withExploration(plans, tested)
+		}
 	}
 	total := 0
 	for _, p := range plans {
@@ -235,10 +243,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Progress(0, total)
 	}
 	confirmAll(ctx, opts, plans, tick)
+	if opts.Explore {
+		exploreAll(ctx, opts, plans)
+	}
 	rep.Bugs = collectBugs(plans)
 	for _, p := range plans {
-		if p.buildErr != "" {
+		switch {
+		case p.buildErr != "":
 			rep.PackageErrors = append(rep.PackageErrors, PackageError{Package: p.pkgPath, Message: p.buildErr})
+		case p.instrErr != "" && len(p.items) == 0:
+			// Its warnings say it; a package explored only has none.
+			rep.PackageErrors = append(rep.PackageErrors, PackageError{Package: p.pkgPath, Message: p.instrErr})
 		}
 		for _, it := range p.items {
 			rep.Findings = append(rep.Findings, it.finding)
@@ -269,6 +284,9 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if o.ExploreBudget <= 0 {
+		o.ExploreBudget = 5 * time.Second
 	}
 	if o.Seed == 0 {
 		o.Seed = time.Now().UnixNano() & (1<<53 - 1)
@@ -323,23 +341,33 @@ func collectBugs(plans []*packagePlan) []*Bug {
 	}
 	byKey := make(map[string]*Bug)
 	var bugs []*Bug
+	add := func(b *Bug) {
+		k := key(b.Package, b.Signature)
+		switch {
+		case confirmed[k]:
+		case byKey[k] != nil:
+			byKey[k].FoundBy = appendNew(byKey[k].FoundBy, b.FoundBy...)
+		default:
+			byKey[k] = b
+			bugs = append(bugs, b)
+		}
+	}
 	for _, p := range plans {
 		for _, it := range p.items {
 			f := it.finding
 			f.Bugs = nil
 			for _, b := range it.bugs {
-				k := key(b.Package, b.Signature)
-				switch {
-				case confirmed[k]:
+				if confirmed[key(b.Package, b.Signature)] {
 					continue
-				case byKey[k] != nil:
-					byKey[k].FoundBy = appendNew(byKey[k].FoundBy, b.FoundBy...)
-				default:
-					byKey[k] = b
-					bugs = append(bugs, b)
 				}
+				add(b)
 				f.Bugs = appendNew(f.Bugs, b.Signature)
 			}
+		}
+	}
+	for _, p := range plans {
+		for _, b := range p.explored {
+			add(b)
 		}
 	}
 	sort.SliceStable(bugs, func(i, j int) bool {

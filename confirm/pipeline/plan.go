@@ -35,9 +35,12 @@ type packagePlan struct {
 	bin      *runner.Binary
 	arg      string // the package argument of replay commands
 	buildErr string // the compiler's message when the package does not build
+	instrErr string // why the package could not be instrumented
 
-	mu   sync.Mutex        // guards hung: the package's warnings are confirmed in parallel
-	hung map[string]string // tests that hung under control, and how
+	mu       sync.Mutex        // guards hung and explored: the package's searches run in parallel
+	hung     map[string]string // tests that hung under control, and how
+	explore  bool              // its tests are also explored (Options.Explore)
+	explored []*Bug            // found by exploration
 }
 
 // An item is one warning to confirm.

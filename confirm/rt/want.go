@@ -142,7 +142,10 @@ func (w *Want) onObject(label string) bool {
 	if label == "" || len(w.Objects) == 0 {
 		return true
 	}
+	// "(*pkg.T).f" and "(pkg.T).f" name the same field.
+	label = strings.ReplaceAll(label, "*", "")
 	for _, o := range w.Objects {
+		o = strings.ReplaceAll(o, "*", "")
 		if strings.Contains(label, o) || strings.Contains(o, label) {
 			return true
 		}

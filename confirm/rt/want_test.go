@@ -37,6 +37,10 @@ func TestWantMatches(t *testing.T) {
 	}{
 		{"race on the sites", Want{Kind: WantRace, Sites: []string{site, other}}, race(site, other), false, true},
 		{"race on one site only", Want{Kind: WantRace, Sites: []string{site}}, race(site, other), false, false},
+		{"race on the warned field", Want{Kind: WantRace, Sites: []string{site}, Objects: []string{"(p.T).f"}},
+			&Failure{Kind: FailRace, Accesses: []Access{{Pos: site, Label: "writes (*p.T).f"}, {Pos: site, Label: "(p.T).f"}}}, false, true},
+		{"race on another field", Want{Kind: WantRace, Sites: []string{site}, Objects: []string{"(p.T).f"}},
+			&Failure{Kind: FailRace, Accesses: []Access{{Pos: site, Label: "writes (*p.T).g"}, {Pos: site, Label: "(p.T).f"}}}, false, false},
 		{"deadlock for a race", Want{Kind: WantRace, Sites: []string{site}}, cycle(site, site), false, false},
 		{"cycle through the sites", Want{Kind: WantLockCycle, Sites: []string{site}}, cycle(site, site), false, true},
 		{"cycle with a member elsewhere", Want{Kind: WantLockCycle, Sites: []string{site}}, cycle(site, other), false, false},
