@@ -16,6 +16,16 @@ type access struct {
 	write bool
 	stmt  ast.Stmt // the statement of a statement list the access is in
 	depth int      // stack depth of stmt
+	// edepth is the stack depth of expr; assign is, for a write, the
+	// assignment, inc/dec or range statement that writes it; parent is
+	// the node expr is an operand of.
+	edepth int
+	assign ast.Stmt
+	parent ast.Node
+	// constant is set when the access is an operand of unsafe.Sizeof,
+	// Alignof or Offsetof: a constant expression, which a call cannot
+	// stand in.
+	constant bool
 }
 
 // accesses returns the accesses of the file in source order. With all set,
@@ -43,7 +53,20 @@ func (r *fileRewriter) accesses(all bool) []access {
 		if stmt == nil {
 			return true
 		}
-		out = append(out, access{expr: e, write: r.isWrite(e, stack), stmt: stmt, depth: sd})
+		a := access{expr: e, write: r.isWrite(e, stack), stmt: stmt, depth: sd, edepth: len(stack) - 1, parent: parent}
+		for i := len(stack) - 2; i >= 0; i-- {
+			switch n := stack[i].(type) {
+			case *ast.AssignStmt, *ast.IncDecStmt, *ast.RangeStmt:
+				if a.write && a.assign == nil {
+					a.assign = n.(ast.Stmt)
+				}
+			case *ast.CallExpr:
+				if r.unsafeBuiltin(n) {
+					a.constant = true
+				}
+			}
+		}
+		out = append(out, a)
 		// The accessed path is one access; do not descend into it (and
 		// Inspect will not call back with nil for it).
 		stack = stack[:len(stack)-1]
@@ -307,16 +330,158 @@ func (r *fileRewriter) inScope(e ast.Expr, stmt ast.Stmt) bool {
 	return ok
 }
 
-// instrumentAccess inserts a Read or Write point for a before its statement
-// and returns false (with a note) when it cannot.
+// unsafeBuiltin reports whether call calls unsafe.Sizeof, Alignof or
+// Offsetof, whose operands are not evaluated.
+func (r *fileRewriter) unsafeBuiltin(call *ast.CallExpr) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return false
+	}
+	b, ok := r.info.Uses[id].(*types.Builtin)
+	return ok && (b.Name() == "Sizeof" || b.Name() == "Alignof" || b.Name() == "Offsetof")
+}
+
+// instrumentAccess makes access a a scheduling point at the moment it
+// happens and returns false (with a note) when it cannot:
+//
+//   - a read is wrapped in place, x becoming confirmrt.Rd(&x, loc), whose
+//     point comes where Go's order of evaluation loads the value: after the
+//     calls and receives to its left in the statement, before those to its
+//     right (a read of an array is confirmrt.RdP(&x, loc) dereferenced, so
+//     that it stays addressable and is not copied);
+//   - a write whose statement has no call and no receive gets its point
+//     before the statement, which then performs it at once;
+//   - a write whose statement calls or receives gets its point after the
+//     statement, when it is the element of a statement list: nothing
+//     happens between the store and the point, and a point there orders
+//     the write after the statement's receive or call, as the write is;
+//   - a write in an init or post statement (for i := ...; ...; s.n++) is
+//     wrapped: x op= confirmrt.W(&x, loc).V(rhs), whose point comes after
+//     the right-hand side, on every execution of the statement;
+//   - the write of a range key or value into a variable is a point at the
+//     start of each iteration's body.
 func (r *fileRewriter) instrumentAccess(a access, kind string, loc int) bool {
+	if r.accessed[a.expr] {
+		// Requested twice (a read and a write at one position, or a
+		// requested location and the automatic access): one point is
+		// the access, the other a key location before its statement.
+		r.usesRT = true
+		r.ed.open(r.off(a.stmt.Pos()), depth(a.depth)-1, rtName+".Observe("+itoa(loc)+"); ")
+		return true
+	}
+	r.accessed[a.expr] = true
+	if kind != "write" {
+		return r.instrumentRead(a, loc)
+	}
+	switch s := a.assign.(type) {
+	case *ast.RangeStmt:
+		return r.pointAt(a, kind, loc, r.off(s.Body.Lbrace)+1, depth(a.depth+1), " ", true)
+	case nil:
+		// A write the rewrite does not recognise (an array element
+		// incremented through a pointer, say): before its statement.
+		return r.pointAt(a, kind, loc, r.off(a.stmt.Pos()), depth(a.depth)-1, "", false)
+	}
+	if a.assign == a.stmt {
+		if !r.syncs(a.stmt) {
+			return r.pointAt(a, kind, loc, r.off(a.stmt.Pos()), depth(a.depth)-1, "", false)
+		}
+		return r.pointAt(a, kind, loc, r.off(a.stmt.End()), depth(a.depth)-1, "; ", true)
+	}
+	return r.wrapWrite(a, loc)
+}
+
+// syncs reports whether evaluating statement s (not the function literals
+// in it) may synchronise: it calls a function (not a builtin or a
+// conversion) or receives.
+func (r *fileRewriter) syncs(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.ARROW
+		case *ast.CallExpr:
+			if r.builtin(x) == "" && !r.info.Types[x.Fun].IsType() {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// instrumentRead wraps the read a in place.
+func (r *fileRewriter) instrumentRead(a access, loc int) bool {
+	switch {
+	case a.constant:
+		r.skipped(a.expr, "read of "+types.ExprString(a.expr)+" (an operand of unsafe.Sizeof, Alignof or Offsetof)")
+		return false
+	case !r.info.Types[a.expr].Addressable():
+		r.skipped(a.expr, "read of "+types.ExprString(a.expr)+" (its address cannot be taken)")
+		return false
+	}
+	r.usesRT = true
+	open, close := rtName+".Rd(&", ", "+itoa(loc)+")"
+	if _, array := r.info.TypeOf(a.expr).Underlying().(*types.Array); array {
+		open, close = "(*"+rtName+".RdP(&", ", "+itoa(loc)+"))"
+	}
+	d := depth(a.edepth)
+	r.ed.open(r.off(a.expr.Pos()), d, open)
+	r.ed.close(r.off(a.expr.End()), d, close)
+	r.sink.object(r.position(a.expr.Pos()), r.describe(a.expr))
+	return true
+}
+
+// wrapWrite wraps the right-hand side of a single assignment or the
+// increment of an inc/dec statement: x op= confirmrt.W(&x, loc).V(rhs).
+func (r *fileRewriter) wrapWrite(a access, loc int) bool {
+	text, err := flatten(r.text(a.expr))
+	g, ok := r.guard(a.expr)
+	if err != nil || !ok || len(g) > 0 && !r.info.Types[a.expr].Addressable() {
+		r.skipped(a.expr, "write of "+types.ExprString(a.expr)+" (its address cannot be taken without side effects)")
+		return false
+	}
+	w := rtName + ".W(&" + text + ", " + itoa(loc) + ").V("
+	d := depth(a.edepth)
+	switch s := a.assign.(type) {
+	case *ast.AssignStmt:
+		if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			r.skipped(a.expr, "write of "+types.ExprString(a.expr)+" (in a multiple assignment that is not a statement of its own)")
+			return false
+		}
+		r.ed.open(r.off(s.Rhs[0].Pos()), d, w)
+		r.ed.close(r.off(s.Rhs[0].End()), d, ")")
+	case *ast.IncDecStmt:
+		op := " += "
+		if s.Tok == token.DEC {
+			op = " -= "
+		}
+		r.ed.replace(r.off(s.TokPos), r.off(s.TokPos)+2, d, op+w+"1)")
+	default:
+		return false
+	}
+	r.usesRT = true
+	r.sink.object(r.position(a.expr.Pos()), r.describe(a.expr))
+	return true
+}
+
+// pointAt inserts a Read or Write point for a at offset at (before a
+// statement, after it with sep "; ", or at the start of a block), under
+// the guard that keeps &x from panicking.
+func (r *fileRewriter) pointAt(a access, kind string, loc, at, d int, sep string, after bool) bool {
 	g, ok := r.guard(a.expr)
 	text, err := flatten(r.text(a.expr))
 	if !ok || err != nil {
 		r.skipped(a.expr, kind+" of "+types.ExprString(a.expr)+" (its address cannot be taken without side effects)")
 		return false
 	}
-	if !r.inScope(a.expr, a.stmt) {
+	if !after && !r.inScope(a.expr, a.stmt) {
 		r.skipped(a.expr, kind+" of "+text+" (declared by its own statement)")
 		return false
 	}
@@ -329,7 +494,11 @@ func (r *fileRewriter) instrumentAccess(a access, kind string, loc int) bool {
 	if len(g) > 0 {
 		call = "if " + strings.Join(g, " && ") + " { " + call + " }"
 	}
-	r.ed.open(r.off(a.stmt.Pos()), depth(a.depth)-1, call+"; ")
+	if after {
+		r.ed.close(at, d, sep+call+";")
+	} else {
+		r.ed.open(at, d, call+"; ")
+	}
 	r.sink.object(r.position(a.expr.Pos()), r.describe(a.expr))
 	return true
 }

@@ -28,8 +28,7 @@ func TestAccessesAndObjects(t *testing.T) {
 	got := rewrittenFile(t, res, "basic.go")
 	for _, w := range []string{
 		"confirmrt.Observe(0); s += v",
-		"if a != nil { confirmrt.Read(confirmunsafe.Pointer(&a.balance), 1) }; ",
-		"confirmunsafe.Pointer(&a.balance), ",
+		"return confirmrt.Rd(&a.balance, 1)",
 		"confirmrt.Write(confirmunsafe.Pointer(&total), ",
 		"if b != nil && int(i+1-1) >= 0 && int(i+1-1) < len(b.accts) { confirmrt.Write(confirmunsafe.Pointer(&b.accts[i+1-1].balance), ",
 	} {
@@ -48,8 +47,8 @@ func TestAccessesAndObjects(t *testing.T) {
 		t.Errorf("line 93 = %q, want the Observe first in the case", l)
 	}
 	tricky := rewrittenFile(t, res, "tricky.go")
-	if !strings.Contains(tricky, "if p != nil { confirmrt.Read(confirmunsafe.Pointer(&p.val), ") {
-		t.Errorf("no read of p.val before the select:\n%s", tricky)
+	if !strings.Contains(tricky, "confirmrt.SendCase(/*line") || !strings.Contains(tricky, "*/confirmrt.Rd(&p.val, ") {
+		t.Errorf("no read of p.val in the send case of the select:\n%s", tricky)
 	}
 	if l := strings.Split(tricky, "\n")[38-1]; !strings.HasPrefix(l, "\tconfirmrt.Observe(4); {") {
 		t.Errorf("tricky.go:38 = %q, want the Observe before the go statement spanning line 44", l)
@@ -93,5 +92,79 @@ func TestAccessesAndObjects(t *testing.T) {
 	out, err := goTest(t, res, dir)
 	if err != nil {
 		t.Fatalf("go test: %v\n%s", err, out)
+	}
+}
+
+// TestAccessMoments checks that every form of access is a scheduling
+// point at the moment it happens: reads in place (after the calls and
+// receives to their left), writes after the right-hand side, the call or
+// the receive that orders them, in every statement form. Each rewrite
+// must type-check (instrumentFixture fails otherwise) and keep the lines.
+func TestAccessMoments(t *testing.T) {
+	const prelude = `import "unsafe"
+var _ = unsafe.Sizeof(0)
+type S struct { v, n, k int; running bool; arr [4]int; items []int; m map[int]int; err error; ch chan int; fn func() int }
+func get() int { return 1 }
+func pair() (int, error) { return 1, nil }
+func val() S { return S{} }
+`
+	tests := []struct {
+		name string
+		src  string
+		want []string
+		note string
+	}{
+		{"write after a receive", `func f(s *S, ch chan int) { s.v = <-ch }`,
+			[]string{"s.v = confirmrt.Recv(ch); if s != nil { confirmrt.Write(confirmunsafe.Pointer(&s.v), "}, ""},
+		{"write after a call", `func f(s *S) { s.v = get() }`,
+			[]string{"s.v = get(); if s != nil { confirmrt.Write(confirmunsafe.Pointer(&s.v), "}, ""},
+		{"multi-value write after a call", `func f(s *S) { s.v, s.err = pair() }`,
+			[]string{"s.v, s.err = pair(); if s != nil { confirmrt.Write(confirmunsafe.Pointer(&s.v), ", "confirmrt.Write(confirmunsafe.Pointer(&s.err), "}, ""},
+		{"op-assign after a call", `func f(s *S) { s.v += get() }`,
+			[]string{"s.v += get(); if s != nil { confirmrt.Write("}, ""},
+		{"write without a call: before", `func f(s *S, x int) { s.v = x + 1 }`,
+			[]string{"if s != nil { confirmrt.Write(confirmunsafe.Pointer(&s.v), 0) }; s.v = x + 1"}, ""},
+		{"read in a send: before the send", `func f(s *S, ch chan int) { ch <- s.v }`,
+			[]string{"confirmrt.Send(ch, confirmrt.Rd(&s.v, 0))"}, ""},
+		{"read after a receive to its left", `func f(s *S, ch chan int) int { return <-ch + s.v }`,
+			[]string{"return confirmrt.Recv(ch) + confirmrt.Rd(&s.v, 0)"}, ""},
+		{"loop condition and post: every iteration", `func f(s *S) { for ; s.running; s.n++ { } }`,
+			[]string{"for ; confirmrt.Rd(&s.running, ", "s.n += confirmrt.W(&s.n, "}, ""},
+		{"if init", `func f(s *S) { if s.v = get(); s.v > 0 { } }`,
+			[]string{"if s.v = confirmrt.W(&s.v, 0).V(get()); confirmrt.Rd(&s.v, 1) > 0"}, ""},
+		{"range into fields: each iteration", `func f(s *S, xs []int) { for s.k, s.v = range xs { } }`,
+			[]string{"{ if s != nil { confirmrt.Write(confirmunsafe.Pointer(&s.k), ", "confirmrt.Write(confirmunsafe.Pointer(&s.v), "}, ""},
+		{"array read stays addressable", `func f(s *S) []int { return s.arr[1:] }`,
+			[]string{"return (*confirmrt.RdP(&s.arr, 0))[1:]"}, ""},
+		{"map and slice headers", `func f(s *S, i int) { s.m[i] = s.items[i] }`,
+			[]string{"confirmrt.Rd(&s.m, ", "[i] = confirmrt.Rd(&s.items, "}, ""},
+		{"func field called", `func f(s *S) int { return s.fn() }`,
+			[]string{"return confirmrt.Rd(&s.fn, 0)()"}, ""},
+		{"go statement arguments in the spawner", `func f(s *S) { go fmt(s.v) }
+func fmt(int) {}`,
+			[]string{"*/confirmrt.Rd(&s.v, 0)/*line", "confirmrt.Go(func() { fmt(confirm_a"}, ""},
+		{"constant operand", `func f(s *S) uintptr { return unsafe.Sizeof(s.v) }`,
+			[]string{"unsafe.Sizeof(s.v)"}, "an operand of unsafe.Sizeof"},
+		{"not addressable", `func f() int { return val().v }`,
+			[]string{"return val().v"}, "its address cannot be taken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeModule(t, map[string]string{"p.go": "package p\n\n" + prelude + tt.src + "\n"})
+			res := instrumentFixture(t, dir, ".", Request{Accesses: true})
+			got := rewrittenFile(t, res, "p.go")
+			body := got[strings.Index(got, "func f"):]
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("rewritten source lacks %q:\n%s", w, body)
+				}
+			}
+			if want, got := strings.Count("package p\n\n"+prelude+tt.src+"\n", "\n"), strings.Count(got, "\n"); want != got {
+				t.Errorf("rewritten source has %d lines, want %d", got, want)
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(res.Notes, "\n"), tt.note) {
+				t.Errorf("notes lack %q: %q", tt.note, res.Notes)
+			}
+		})
 	}
 }

@@ -61,6 +61,7 @@ type fileRewriter struct {
 	rewrittenPkgRefs   map[*ast.Ident]bool // package qualifiers whose selector was replaced
 	handled            map[ast.Node]bool   // nodes lowered by an enclosing construct
 	recv2              map[*ast.UnaryExpr]bool
+	accessed           map[ast.Expr]bool // accesses made scheduling points
 	sink               *sink
 	tests              []testFunc
 }

@@ -217,10 +217,12 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	if o.hdr != nil {
 		ev.obj, ev.kind = o.hdr.id, o.hdr.kind
 	}
-	if polls(o) {
+	if polls(o) && (o.kind == opYield || o.kind == opSleep || !e.serial) {
 		// A yield, or an operation that polled and found nothing to do
 		// (a select that took its default, a failed TryLock): in a
 		// loop it busy-waits, so fairness gives the others a turn first.
+		// Not in the serial execution, which must not preempt a
+		// goroutine that did not yield.
 		g.yieldStep = e.step
 		g.yieldSet = g.yieldSet[:0]
 		for _, h := range en {

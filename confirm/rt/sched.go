@@ -93,6 +93,8 @@ type exec struct {
 	bodyEnd       int
 	wantStack     bool
 	onlyGs        bool // the strategy reads only Candidate.G (random, pct)
+	serial        bool // the strategy is serial (no preemption)
+	replaying     bool // the strategy follows a token: fairness does not filter
 
 	events []event
 	tok    []tokEntry
@@ -194,6 +196,11 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 		// candidate would be a good part of the cost of a decision.
 		e.onlyGs = true
 	}
+	if r, ok := strategy.(*seedReplay); ok {
+		strategy = r.Strategy
+	}
+	_, e.serial = strategy.(serial)
+	_, e.replaying = strategy.(*replay)
 	e.dec.e = e
 	return e
 }
@@ -465,7 +472,12 @@ func (e *exec) decideLocked() *G {
 			e.endLocked(nil)
 			return nil
 		}
-		fair := e.fairLocked(en)
+		fair := en
+		if !e.replaying {
+			// A token records the choices among the enabled
+			// goroutines; fairness only guides a search.
+			fair = e.fairLocked(en)
+		}
 		if e.onlyYieldersLocked(fair) && (e.ndetached > 0 || e.nExt > 0) {
 			// Everyone runnable is sleep-polling while uncontrolled code
 			// may be working: let a little real time pass. The lock stays

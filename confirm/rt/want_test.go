@@ -386,3 +386,38 @@ func TestDeadlockAfterFailure(t *testing.T) {
 type failer bool
 
 func (f failer) Failed() bool { return bool(f) }
+
+// TestReplaySerialToken: a failure of a serial execution replays, though
+// a search would have let fairness move a goroutine that took a select's
+// default.
+func TestReplaySerialToken(t *testing.T) {
+	var x int
+	locs := []Location{{File: "/m/x.go", Line: 1, Kind: "write"}}
+	body := func(t *testing.T) {
+		ch := MakeChan[int](0)
+		var wg WaitGroup
+		wg.Add(2)
+		Go(func() {
+			defer wg.Done()
+			Select(true, RecvCase(ch, nil, nil))
+			Write(unsafe.Pointer(&x), 0)
+			x++
+		})
+		Go(func() {
+			defer wg.Done()
+			Write(unsafe.Pointer(&x), 0)
+			x++
+		})
+		wg.Wait()
+	}
+	res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 5, Locations: locs}, body)
+	if res.Verdict != VerdictError || res.Failure.Kind != FailRace || res.Stats.Executions != 1 {
+		t.Fatalf("verdict %q failure %+v stats %+v, want the race of the serial execution", res.Verdict, res.Failure, res.Stats)
+	}
+	for range 3 {
+		rep := search(t, Config{Strategy: "replay", Replay: res.Token, Locations: locs}, body)
+		if rep.Verdict != VerdictError || !sameTrace(rep.Trace, res.Trace) {
+			t.Fatalf("replay: verdict %q divergence %q", rep.Verdict, rep.Divergence)
+		}
+	}
+}

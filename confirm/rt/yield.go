@@ -62,12 +62,50 @@ func Sleep(d time.Duration) {
 	e.point(g)
 }
 
-// Read is inserted before a read of addr the driver asked for; loc indexes
-// Config.Locations.
+// Read is a read of addr the driver asked for, inserted before a
+// statement that neither calls nor receives; loc indexes
+// Config.Locations. (Reads are wrapped in place with Rd.)
 func Read(addr unsafe.Pointer, loc int) { access(callerPC(), opRead, addr, loc) }
 
-// Write is inserted before a write of addr the driver asked for.
+// Write is a write of addr the driver asked for: inserted before a
+// statement that neither calls nor receives, or right after one that
+// does (nothing happens between the store and the point).
 func Write(addr unsafe.Pointer, loc int) { access(callerPC(), opWrite, addr, loc) }
+
+// Rd replaces a read x of a variable or field the driver asked for:
+// x becomes Rd(&x, loc). The read is a scheduling point where Go's order
+// of evaluation loads the value (after the calls and receives to its
+// left), and Rd returns the value loaded after it.
+func Rd[T any](p *T, loc int) T {
+	access(callerPC(), opRead, unsafe.Pointer(p), loc)
+	return *p
+}
+
+// RdP is Rd for a value that must stay addressable (an array that is
+// indexed or sliced): x becomes (*RdP(&x, loc)).
+func RdP[T any](p *T, loc int) *T {
+	access(callerPC(), opRead, unsafe.Pointer(p), loc)
+	return p
+}
+
+// A Writer is a write about to happen: W(&x, loc).V(v) is a scheduling
+// point for the write of x after v was evaluated, and returns v, so that
+// x = rhs becomes x = W(&x, loc).V(rhs) where no statement can follow
+// the assignment (the post statement of a for loop, say).
+type Writer[T any] struct {
+	p   *T
+	loc int
+}
+
+// W returns the write of *p at location loc.
+func W[T any](p *T, loc int) Writer[T] { return Writer[T]{p: p, loc: loc} }
+
+// V is the scheduling point of w, after the value v was evaluated; it
+// returns v.
+func (w Writer[T]) V(v T) T {
+	access(callerPC(), opWrite, unsafe.Pointer(w.p), w.loc)
+	return v
+}
 
 func access(pc uintptr, kind opKind, addr unsafe.Pointer, loc int) {
 	e, g, md := enter()
