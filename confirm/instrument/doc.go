@@ -46,19 +46,28 @@
 //     OnceValue(s) and the sync/atomic types and functions are replaced by
 //     confirmrt's, as type and function references (so embedded mutexes,
 //     method values, sync.Locker calls and type arguments are covered);
-//     time.Sleep, runtime.Gosched, os.Exit and log.Fatal, Fatalf, Fatalln
-//     likewise. Imports left without use become blank imports.
+//     time.Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker,
+//     AfterFunc (and the Stop and Reset calls of timers and tickers),
+//     context.WithTimeout, WithDeadline and their Cause variants, the
+//     top-level functions of math/rand and math/rand/v2,
+//     testing.AllocsPerRun, runtime.Gosched, os.Exit and log.Fatal, Fatalf,
+//     Fatalln likewise. Imports left without use become blank imports.
 //   - make(chan T, n), send, receive (in any expression; v, ok := <-c in
 //     assignments and var declarations), close, for range over a channel,
 //     and select (with or without default, labelled, empty) are lowered to
 //     MakeChan, Send, Recv, Recv2, Close and Select with the helpers of
 //     rt/lower.go. Channel types are kept.
 //   - Request.Locations add Observe points before the statement at a line
-//     and Read and Write points (confirmrt.Read(unsafe.Pointer(&x), loc))
-//     before the statement holding an access; Request.Accesses adds every
-//     read and write of struct fields and package-level variables in the
-//     non-test files. The address is taken under a guard that keeps nil
-//     pointers and out-of-range indexes from panicking.
+//     and read and write points at the accesses they name; Request.Accesses
+//     adds every read and write of struct fields and package-level
+//     variables in the non-test files. An access is a scheduling point at
+//     the moment it happens (see instrumentAccess): a read is wrapped in
+//     place (confirmrt.Rd(&x, loc)), a write gets its point before its
+//     statement when that neither calls nor receives, after it when it
+//     does, or wraps the right-hand side in an init or post statement
+//     (confirmrt.W(&x, loc).V(rhs)). A point outside the expression takes
+//     the address under a guard that keeps nil pointers and out-of-range
+//     indexes from panicking.
 //
 // # Not instrumented
 //
@@ -66,12 +75,11 @@
 // (`func f[C ~chan int](c C)`) are left as they are; so are the methods
 // (*log.Logger).Fatal*, method values of t.Parallel and t.Run, and everything in
 // other packages (goroutines started by a dependency run uncontrolled).
-// Timers (time.After, NewTimer, Tick, context.WithTimeout, ...) stay real:
-// their channels are external to the scheduler. Accesses whose address
-// cannot be taken without side effects (map elements, call results, type
-// assertions) and accesses in a condition whose variables the statement
-// itself declares get no Read or Write point. Each case adds a note to
-// Result.Notes. The go statement arguments that are untyped comparisons
+// Timers made by uncontrolled code stay real: their channels are external
+// to the scheduler. Accesses whose address cannot be taken (map elements,
+// call results, type assertions), operands of unsafe.Sizeof, and writes in
+// a multiple assignment that is an init or post statement get no point.
+// Each case adds a note to Result.Notes. The go statement arguments that are untyped comparisons
 // passed to a parameter of a named boolean type are evaluated in the new
 // goroutine. The renamed test bodies (confirmTestX) appear in stacks.
 //

@@ -29,10 +29,33 @@ var replacedNames = map[string]map[string]string{
 		"CompareAndSwapUint64", "CompareAndSwapUintptr", "CompareAndSwapPointer",
 		"AndInt32", "AndInt64", "AndUint32", "AndUint64", "AndUintptr",
 		"OrInt32", "OrInt64", "OrUint32", "OrUint64", "OrUintptr"),
-	"time":    set("Sleep"),
+	"time":    set("Sleep", "Now", "Since", "Until", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc"),
+	"context": set("WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"),
+	"math/rand": prefixed("Rand", "ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n",
+		"Intn", "NormFloat64", "Perm", "Read", "Shuffle", "Uint32", "Uint64"),
+	"math/rand/v2": prefixed("Rand2", "ExpFloat64", "Float32", "Float64", "Int", "Int32", "Int32N", "Int64", "Int64N",
+		"IntN", "N", "NormFloat64", "Perm", "Shuffle", "Uint", "Uint32", "Uint32N", "Uint64", "Uint64N", "UintN"),
+	"testing": set("AllocsPerRun"),
 	"runtime": set("Gosched"),
 	"os":      set("Exit"),
 	"log":     set("Fatal", "Fatalf", "Fatalln"),
+}
+
+// timeMethods are the methods of the time package's Timer and Ticker that
+// are rewritten at their call sites (x.Stop() -> confirmrt.TimerStop(x)):
+// a timer made under control is one of the virtual clock.
+var timeMethods = map[string]map[string]string{
+	"Timer":  {"Stop": "TimerStop", "Reset": "TimerReset"},
+	"Ticker": {"Stop": "TickerStop", "Reset": "TickerReset"},
+}
+
+// prefixed maps each name to itself with a prefix.
+func prefixed(prefix string, names ...string) map[string]string {
+	m := make(map[string]string, len(names))
+	for _, n := range names {
+		m[n] = prefix + n
+	}
+	return m
 }
 
 func set(names ...string) map[string]string {
@@ -366,7 +389,34 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 			}
 		}
 	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		if fn := r.timeMethod(sel); fn != "" {
+			// t.Stop() -> confirmrt.TimerStop(t); t.Reset(d) ->
+			// confirmrt.TimerReset(t, d)
+			r.usesRT = true
+			r.ed.open(r.off(call.Pos()), d, rtName+"."+fn+"(")
+			if len(call.Args) == 0 {
+				r.ed.replace(r.off(sel.X.End()), r.off(call.Rparen), d, "")
+			} else {
+				r.ed.replace(r.off(sel.X.End()), r.off(call.Lparen)+1, d, ", ")
+			}
+		}
+	}
 	r.syncCall(call)
+}
+
+// timeMethod returns the runtime function replacing the call of a Stop or
+// Reset method of a *time.Timer or *time.Ticker, or "".
+func (r *fileRewriter) timeMethod(sel *ast.SelectorExpr) string {
+	s := r.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != "time" {
+		return ""
+	}
+	named, ok := derefNamed(s.Recv())
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "time" || len(s.Index()) != 1 {
+		return ""
+	}
+	return timeMethods[named.Obj().Name()][s.Obj().Name()]
 }
 
 // testingTMethod returns the name of the method of *testing.T that sel
@@ -501,10 +551,7 @@ func (r *fileRewriter) selector(sel *ast.SelectorExpr) {
 // uncontrolledNames are the functions whose goroutines, timers or exits the
 // runtime does not model: their channels are external to the scheduler.
 var uncontrolledNames = map[string]map[string]string{
-	"time": {"After": "a real timer", "AfterFunc": "a real timer goroutine", "NewTimer": "a real timer",
-		"NewTicker": "a real ticker", "Tick": "a real ticker"},
-	"context": {"WithTimeout": "a real timer", "WithDeadline": "a real timer", "AfterFunc": "a real goroutine",
-		"WithTimeoutCause": "a real timer", "WithDeadlineCause": "a real timer"},
+	"context": {"AfterFunc": "a real goroutine"},
 	"runtime": {"Goexit": "a real goroutine exit"},
 }
 

@@ -172,8 +172,22 @@ var n s2.Int32
 var m Map
 var d = time.Second
 func f() { time.Sleep(d); <-time.After(d) }`,
-			want: []string{"var mu confirmrt.Mutex", "var n confirmrt.Int32", `_ "sync/atomic"`, `. "sync"`, "confirmrt.Sleep(d)"},
-			note: "time.After uses a real timer, which runs outside the controlled scheduler",
+			want: []string{"var mu confirmrt.Mutex", "var n confirmrt.Int32", `_ "sync/atomic"`, `. "sync"`, "confirmrt.Sleep(d)", "confirmrt.Recv(confirmrt.After(d))"},
+		},
+		{
+			name: "time, contexts and randomness on the virtual clock and the execution's source",
+			src: `import ("context"; "math/rand"; r2 "math/rand/v2"; "testing"; "time")
+func f(ctx context.Context) time.Duration {
+	t := time.NewTimer(time.Second); t.Reset(time.Minute); t.Stop()
+	k := time.NewTicker(time.Second); defer k.Stop()
+	ctx, cancel := context.WithTimeout(ctx, time.Second); defer cancel()
+	_ = rand.Intn(3) + r2.IntN(4) + r2.N[int](5)
+	_ = testing.AllocsPerRun(1, func() {})
+	return time.Since(time.Now())
+}`,
+			want: []string{"t := confirmrt.NewTimer(time.Second); confirmrt.TimerReset(t, time.Minute); confirmrt.TimerStop(t)",
+				"defer confirmrt.TickerStop(k)", "confirmrt.WithTimeout(ctx, time.Second)", "confirmrt.RandIntn(3) + confirmrt.Rand2IntN(4) + confirmrt.Rand2N[int](5)",
+				"confirmrt.AllocsPerRun(1,", "return confirmrt.Since(confirmrt.Now())"},
 		},
 		{
 			name: "sync package fully replaced",

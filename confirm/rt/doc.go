@@ -28,12 +28,21 @@
 //     (timers, contexts) are polled without blocking. The enabled set is
 //     recomputed at every decision over the live goroutines; one waiting
 //     for a held Mutex is skipped without reading its record.
-//   - Fairness: a goroutine that yields (Gosched, Sleep) is not chosen while
-//     one of the goroutines that were enabled when it yielded is still
-//     enabled and has not run since; when only such yielders are enabled,
-//     all of them are candidates. So spin loops and sleep-polling
-//     terminate. Sleep does not sleep (except 200µs when only yielders can
-//     run while uncontrolled code may be what they wait for).
+//   - Fairness: a goroutine that yields (Gosched, a select that takes its
+//     default, a failed TryLock) is not chosen while one of the goroutines
+//     that were enabled when it yielded is still enabled and has not run
+//     since; when only such yielders are enabled, all of them are
+//     candidates. So spin loops terminate. (The serial execution takes
+//     only Gosched for a yield; a replay follows its token among all
+//     enabled goroutines.)
+//   - Time is one virtual clock per execution (clock.go): Now, Since,
+//     Until, Sleep, After, Tick, timers, tickers, AfterFunc and context
+//     deadlines read it; it jumps to the next deadline when every
+//     goroutine waits (or only spinners run), follows real time while
+//     uncontrolled code may be what they wait for, stops once the body
+//     returned, and ends an execution whose goroutines stay blocked past
+//     10 minutes of it. The top-level functions of math/rand draw from a
+//     source seeded per execution; the token records the seed (rand.go).
 //   - Oracles end an execution with a Failure: test failure, panic,
 //     deadlock (nothing enabled while goroutines wait on modelled objects,
 //     or a wait-for cycle among lock waiters even while others run), leak

@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"slices"
+	"time"
 )
 
 // enabledLocked returns the parked goroutines whose pending operation can
@@ -46,7 +47,7 @@ func (e *exec) enabledLocked() []*G {
 			e.anyYielded = true
 		}
 		switch g.op.kind {
-		case opYield, opSleep:
+		case opYield:
 			e.anyYieldOp = true
 		case opRead, opWrite:
 			if nacc < len(acc) {
@@ -65,7 +66,7 @@ func (e *exec) enabledLocked() []*G {
 // (a bit per kind): canRunLocked need not be asked.
 const alwaysEnabled = 1<<opGo | 1<<opExit | 1<<opUnlock | 1<<opRUnlock | 1<<opTryLock |
 	1<<opTryRLock | 1<<opWGAdd | 1<<opCondWait | 1<<opCondSignal | 1<<opCondBroadcast |
-	1<<opClose | 1<<opAtomic | 1<<opYield | 1<<opSleep | 1<<opRead | 1<<opWrite | 1<<opObserve
+	1<<opClose | 1<<opAtomic | 1<<opYield | 1<<opRead | 1<<opWrite | 1<<opObserve
 
 // canRunLocked reports whether g's pending operation can proceed without
 // an external event.
@@ -102,6 +103,8 @@ func (e *exec) mayProceedLocked(g *G) bool {
 		return o.wg.count == 0
 	case opOnce:
 		return !o.once.running
+	case opSleep:
+		return false // o.done once the clock reaches its deadline
 	case opCondSleep:
 		return g.condSignaled
 	case opSend, opRecv, opSelect:
@@ -158,7 +161,7 @@ func (e *exec) onlyYieldersLocked(gs []*G) bool {
 		return false
 	}
 	for _, g := range gs {
-		if k := g.op.kind; k != opYield && k != opSleep {
+		if g.op.kind != opYield {
 			return false
 		}
 	}
@@ -170,6 +173,7 @@ func (e *exec) onlyYieldersLocked(gs []*G) bool {
 // stays parked).
 func (e *exec) execLocked(g *G, en []*G) bool {
 	e.step++
+	e.idleSince = time.Time{}
 	g.lastRun = e.step
 	o := &g.op
 	ev := event{step: e.step, g: g.id, op: o.kind, pc: o.pc, loc: -1}
@@ -217,7 +221,7 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	if o.hdr != nil {
 		ev.obj, ev.kind = o.hdr.id, o.hdr.kind
 	}
-	if polls(o) && (o.kind == opYield || o.kind == opSleep || !e.serial) {
+	if polls(o) && (o.kind == opYield || !e.serial) {
 		// A yield, or an operation that polled and found nothing to do
 		// (a select that took its default, a failed TryLock): in a
 		// loop it busy-waits, so fairness gives the others a turn first.
@@ -256,7 +260,7 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 // without effect, as a busy-wait loop does.
 func polls(o *op) bool {
 	switch o.kind {
-	case opYield, opSleep:
+	case opYield:
 		return true
 	case opSelect:
 		return o.choice < 0

@@ -10,11 +10,12 @@ import (
 // case that is not ready, is a divergence: the execution is abandoned and
 // Divergence says where and why.
 type replay struct {
-	entries []tokEntry
-	expect  *expectation // the failure the token recorded, if any
-	i       int
-	cur     tokEntry
-	div     string
+	entries  []tokEntry
+	expect   *expectation // the failure the token recorded, if any
+	randSeed uint64       // the seed of the execution's random source
+	i        int
+	cur      tokEntry
+	div      string
 }
 
 // newReplay returns the strategy replaying tok, a token of test.
@@ -22,14 +23,14 @@ func newReplay(tok, test string) (Strategy, error) {
 	if strings.HasPrefix(tok, seedTokenPrefix) {
 		return newSeedReplay(tok, test)
 	}
-	name, entries, expect, err := decodeToken(tok)
+	name, entries, expect, seed, err := decodeToken(tok)
 	if err != nil {
 		return nil, err
 	}
 	if name != test {
 		return nil, fmt.Errorf("rt: replay token is for test %q, not %q", name, test)
 	}
-	return &replay{entries: entries, expect: expect}, nil
+	return &replay{entries: entries, expect: expect, randSeed: seed}, nil
 }
 
 func (s *replay) Begin(int) { s.i, s.div = 0, "" }

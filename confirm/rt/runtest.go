@@ -336,7 +336,7 @@ func (s *searcher) sides(e *exec) {
 			continue
 		}
 		s.found[sig] = true
-		tok := encodeToken(s.t.Name(), e.tok[:sf.upto], sf.f)
+		tok := encodeToken(s.t.Name(), e.tok[:sf.upto], sf.f, e.randSeed)
 		s.keep(e.n, sf.f, tok)
 	}
 }
@@ -368,7 +368,7 @@ func (s *searcher) failure(e *exec, o *Outcome) bool {
 	}
 	if !s.found[sig] {
 		s.found[sig] = true
-		s.keep(e.n, o.Failure, encodeToken(s.t.Name(), e.tok, o.Failure))
+		s.keep(e.n, o.Failure, encodeToken(s.t.Name(), e.tok, o.Failure, e.randSeed))
 	}
 	return false
 }
@@ -403,7 +403,7 @@ func (s *searcher) traced(e *exec, o *Outcome) (*exec, *Outcome) {
 	if s.capture {
 		return e, o
 	}
-	if e2, o2 := traced(s.t, s.cfg, e.n, encodeToken(s.t.Name(), e.tok, o.Failure), s.body); e2 != nil && o2.Failure.Signature() == o.Failure.Signature() {
+	if e2, o2 := traced(s.t, s.cfg, e.n, encodeToken(s.t.Name(), e.tok, o.Failure, e.randSeed), s.body); e2 != nil && o2.Failure.Signature() == o.Failure.Signature() {
 		return e2, o2
 	}
 	return e, o
@@ -414,7 +414,7 @@ func (s *searcher) record(e *exec, o *Outcome) {
 	e.mu.Lock()
 	s.res.Trace, s.res.Goroutines = e.traceLocked()
 	e.mu.Unlock()
-	s.res.Token = encodeToken(s.t.Name(), e.tok, o.Failure)
+	s.res.Token = encodeToken(s.t.Name(), e.tok, o.Failure, e.randSeed)
 }
 
 // toolError ends the search when the runtime could not go on.

@@ -2,6 +2,8 @@ package rt
 
 import (
 	"fmt"
+	"math/rand"
+	randv2 "math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -137,6 +139,23 @@ type exec struct {
 	// want is the failure the search is for (Config.Want, or what a
 	// replay's token recorded); other races do not end the execution.
 	want *Want
+	// The virtual clock (clock.go): now is its time, start its time
+	// when the execution began; timers are the pending deadlines, tseq
+	// numbers their arming; timeChans maps the channels of timers and
+	// tickers (and the Done channels of contexts with a deadline) to
+	// their deadline; idleSince and idleClock are the real and virtual
+	// times at which the execution went idle waiting for uncontrolled
+	// code.
+	// randSeed seeds rng and rng2, the sources of math/rand's and
+	// math/rand/v2's top-level functions (rand.go); tokens record it.
+	randSeed             uint64
+	rng                  *rand.Rand
+	rng2                 *randv2.Rand
+	now, start           time.Time
+	timers               timerHeap
+	tseq                 uint64
+	timeChans            map[chanKey]*vtimer
+	idleSince, idleClock time.Time
 	// cleanups are the functions registered with Cleanup, by the test
 	// or subtest they run at the end of (see Cleanup).
 	cleanups  map[cleaner][]func()
@@ -187,6 +206,12 @@ func newExec(cfg *Config, n int, strategy Strategy) *exec {
 		e.maxSteps = defaultMaxSteps
 	}
 	e.tailSteps = min(e.maxSteps, defaultTailSteps)
+	e.now = time.Now()
+	e.start = e.now
+	e.randSeed = mix(uint64(cfg.Seed), uint64(n)+0x5eed)
+	if r, ok := strategy.(*replay); ok && r.randSeed != 0 {
+		e.randSeed = r.randSeed
+	}
 	if s, ok := strategy.(interface{ NeedsStacks() bool }); ok && s.NeedsStacks() {
 		e.wantStack = true
 	}
@@ -460,7 +485,12 @@ func (e *exec) decideLocked() *G {
 			return nil
 		}
 		if len(en) == 0 {
-			e.idleOrEndLocked()
+			if e.advanceClockLocked() {
+				continue // deadlines fired: someone may run now
+			}
+			if !e.ended {
+				e.idleOrEndLocked()
+			}
 			return nil
 		}
 		if e.step >= e.maxSteps || e.bodyDone && e.step-e.bodyEnd > e.tailSteps {
@@ -478,11 +508,19 @@ func (e *exec) decideLocked() *G {
 			// goroutines; fairness only guides a search.
 			fair = e.fairLocked(en)
 		}
-		if e.onlyYieldersLocked(fair) && (e.ndetached > 0 || e.nExt > 0) {
-			// Everyone runnable is sleep-polling while uncontrolled code
-			// may be working: let a little real time pass. The lock stays
-			// held so that nobody else decides meanwhile.
-			time.Sleep(sleepReal)
+		if e.onlyYieldersLocked(fair) {
+			if e.ndetached > 0 || e.nExt > 0 {
+				// Everyone runnable is spinning while uncontrolled code
+				// may be working: let a little real time pass. The lock
+				// stays held so that nobody else decides meanwhile.
+				time.Sleep(sleepReal)
+			}
+			if e.advanceClockLocked() {
+				continue // a spin loop may be waiting for a deadline
+			}
+			if e.ended {
+				return nil
+			}
 		}
 		e.fillDecisionLocked(fair)
 		i := e.pickLocked()
@@ -548,14 +586,14 @@ func (e *exec) idleOrEndLocked() {
 			continue
 		}
 		alive++
-		if g.state == gParked && !g.op.ext {
+		if g.state == gParked && (!g.op.ext || e.waitsOnTimeLocked(g)) {
 			blocked = append(blocked, g.id)
 		}
 	}
 	switch {
 	case alive == 0:
 		e.endLocked(nil)
-	case e.ndetached > 0 || e.nExt > 0:
+	case e.uncontrolledPendingLocked():
 		e.cur = nil // idle: the monitor polls and waits for them
 	case e.bodyDone:
 		e.endLocked(e.leakLocked(blocked))
@@ -589,12 +627,6 @@ func (e *exec) leakLocked(blocked []int) *Failure {
 		return nil
 	}
 	return e.blockedFailureLocked(FailLeak, "the test body returned but goroutines it started are blocked forever, with nothing left that could wake them", leaked)
-}
-
-// waitsOnTimeLocked reports whether the parked goroutine g waits for time
-// to pass (a sleep or a timer).
-func (e *exec) waitsOnTimeLocked(g *G) bool {
-	return g.op.kind == opSleep
 }
 
 // waitsOnOutsideLocked reports whether the parked goroutine g waits only

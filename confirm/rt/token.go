@@ -35,11 +35,13 @@ type tokEntry struct {
 	choice int // select case taken (-1 default), noChoice otherwise
 }
 
-// encodeToken encodes the decisions of an execution of test. With f, the
-// token also records the failure the execution ends in (its kind and a
-// hash of its signature), so that a replay knows what it must reproduce:
-// the trailer is uvarint(kind code), uvarint(signature hash).
-func encodeToken(test string, entries []tokEntry, f *Failure) string {
+// encodeToken encodes the decisions of an execution of test and the
+// seed of its random source. With f, the token also records the failure
+// the execution ends in (its kind and a hash of its signature), so that a
+// replay knows what it must reproduce. The trailer after the decisions is
+// a list of tagged fields: tag 1, uvarint(kind code), uvarint(signature
+// hash); tag 2, uvarint(random seed).
+func encodeToken(test string, entries []tokEntry, f *Failure, seed uint64) string {
 	b := make([]byte, 0, 16+len(test)+2*len(entries))
 	b = binary.AppendUvarint(b, uint64(len(test)))
 	b = append(b, test...)
@@ -52,12 +54,23 @@ func encodeToken(test string, entries []tokEntry, f *Failure) string {
 	}
 	if f != nil {
 		if k := slices.Index(failKinds, f.Kind); k >= 0 {
+			b = binary.AppendUvarint(b, tagExpect)
 			b = binary.AppendUvarint(b, uint64(k)+1)
 			b = binary.AppendUvarint(b, f.signatureHash())
 		}
 	}
+	if seed != 0 {
+		b = binary.AppendUvarint(b, tagSeed)
+		b = binary.AppendUvarint(b, seed)
+	}
 	return tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
 }
+
+// The tags of a token's trailer fields.
+const (
+	tagExpect = 1
+	tagSeed   = 2
+)
 
 // failKinds numbers the failure kinds in tokens: append only.
 var failKinds = []string{FailTest, FailPanic, FailDeadlock, FailLeak, FailRace, FailExit, FailStuck}
@@ -69,15 +82,15 @@ type expectation struct {
 }
 
 // decodeToken decodes a token made by encodeToken; expect is nil when the
-// token records no failure.
-func decodeToken(tok string) (test string, entries []tokEntry, expect *expectation, err error) {
+// token records no failure, seed 0 when it records none.
+func decodeToken(tok string) (test string, entries []tokEntry, expect *expectation, seed uint64, err error) {
 	raw, ok := strings.CutPrefix(tok, tokenPrefix)
 	if !ok {
-		return "", nil, nil, fmt.Errorf("rt: replay token %.20q does not start with %q", tok, tokenPrefix)
+		return "", nil, nil, 0, fmt.Errorf("rt: replay token %.20q does not start with %q", tok, tokenPrefix)
 	}
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("rt: replay token is not base64url: %w", err)
+		return "", nil, nil, 0, fmt.Errorf("rt: replay token is not base64url: %w", err)
 	}
 	d := tokDecoder{b: b}
 	test = d.str()
@@ -96,22 +109,26 @@ func decodeToken(tok string) (test string, entries []tokEntry, expect *expectati
 		}
 		entries = append(entries, t)
 	}
-	if d.err == nil && len(d.b) != 0 {
-		k := d.uint()
-		expect = &expectation{sig: d.uint()}
-		if k == 0 || k > uint64(len(failKinds)) {
-			d.err = fmt.Errorf("unknown failure kind %d", k)
-		} else {
-			expect.kind = failKinds[k-1]
+	for d.err == nil && len(d.b) != 0 {
+		switch tag := d.uint(); tag {
+		case tagExpect:
+			k := d.uint()
+			expect = &expectation{sig: d.uint()}
+			if k == 0 || k > uint64(len(failKinds)) {
+				d.err = fmt.Errorf("unknown failure kind %d", k)
+			} else {
+				expect.kind = failKinds[k-1]
+			}
+		case tagSeed:
+			seed = d.uint()
+		default:
+			d.err = fmt.Errorf("unknown field %d", tag)
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errors.New("trailing bytes")
-	}
 	if d.err != nil {
-		return "", nil, nil, fmt.Errorf("rt: malformed replay token: %w", d.err)
+		return "", nil, nil, 0, fmt.Errorf("rt: malformed replay token: %w", d.err)
 	}
-	return test, entries, expect, nil
+	return test, entries, expect, seed, nil
 }
 
 // seedToken describes the strategy state that reproduces one execution.

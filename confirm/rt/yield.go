@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
-	"time"
 	"unsafe"
 )
 
@@ -42,23 +41,6 @@ func Gosched() {
 		return
 	}
 	g.op = op{kind: opYield, pc: pc}
-	e.point(g)
-}
-
-// Sleep replaces time.Sleep: under control a yield that lowers the
-// goroutine's priority, with no real sleeping (except briefly while only
-// sleepers can run and uncontrolled code may be what they wait for).
-func Sleep(d time.Duration) {
-	pc := callerPC()
-	e, g, md := enter()
-	switch md {
-	case modeReal:
-		time.Sleep(d)
-		return
-	case modeDying:
-		return
-	}
-	g.op = op{kind: opSleep, pc: pc}
 	e.point(g)
 }
 
@@ -138,6 +120,24 @@ func Parallel(t *testing.T) {
 		return
 	}
 	t.Parallel()
+}
+
+// AllocsPerRun replaces testing.AllocsPerRun. Under control the
+// instrumentation and the scheduler allocate on the test's behalf, so the
+// count would measure them: f runs once and the result is 0 (a test that
+// asserts few allocations passes, one that asserts many would fail
+// without any interleaving and is reported so). Otherwise it is
+// testing.AllocsPerRun.
+func AllocsPerRun(runs int, f func()) float64 {
+	e, _, md := enter()
+	switch md {
+	case modeReal:
+		return testing.AllocsPerRun(runs, f)
+	case modeCtl:
+		e.mu.Unlock()
+	}
+	f()
+	return 0
 }
 
 // Exit replaces os.Exit: under control it ends the execution with failure
