@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -187,8 +188,8 @@ func (e *exec) raceLocked(h *objHdr, a, b accessRec, executing bool) bool {
 	}
 	f := &Failure{
 		Kind: FailRace,
-		Message: fmt.Sprintf("data race: %s at %s by goroutine %d and %s at %s by goroutine %d, unordered by happens-before",
-			rw(a.write), e.locLabel(a.loc), a.g, rw(b.write), e.locLabel(b.loc), b.g),
+		Message: fmt.Sprintf("data race: %s of %s by goroutine %d and %s of %s by goroutine %d, unordered by happens-before",
+			rw(a.write), e.accessLabel(a.loc), a.g, rw(b.write), e.accessLabel(b.loc), b.g),
 		Goroutines: []int{a.g, b.g},
 		Accesses:   []Access{e.accessLocked(a), e.accessLocked(b)},
 	}
@@ -250,6 +251,16 @@ func rw(write bool) string {
 		return "write"
 	}
 	return "read"
+}
+
+// accessLabel names the location of an access without its verb
+// ("(*p.T).f (p.go:12)", not "writes (*p.T).f").
+func (e *exec) accessLabel(loc int) string {
+	label := e.locLabel(loc)
+	for _, verb := range []string{"reads ", "writes "} {
+		label = strings.TrimPrefix(label, verb)
+	}
+	return label
 }
 
 // locLabel names a Config.Locations entry.

@@ -29,6 +29,9 @@ var fixtures = []struct {
 	{"pipeline", "events", []string{rt.FailDeadlock}},
 	{"worker", "stopper", []string{rt.FailPanic}},
 	{"waitgroup", "sum", []string{rt.FailTest}},
+	// Timers, a context deadline and math/rand in the racing code: the
+	// virtual clock and the execution's seed make it replay exactly.
+	{"timing", "warm", []string{rt.FailRace}},
 }
 
 // replays is how many times each found token is replayed.
