@@ -162,6 +162,8 @@ func runNotes(results []*runner.Result) []string {
 		switch {
 		case r.Verdict == rt.VerdictUnrepeatable:
 			notes = append(notes, fmt.Sprintf("%s cannot run twice in one process, so it was not explored: %s", r.Test, r.Unrepeatable))
+		case r.Stats.TooManyGoroutines:
+			notes = append(notes, fmt.Sprintf("%s starts more goroutines than confirm explores (1000); it was not explored", r.Test))
 		case r.Serial != nil:
 			notes = append(notes, fmt.Sprintf("%s fails without any interleaving (%s: %s); failures like it are not reported as concurrency bugs",
 				r.Test, r.Serial.Kind, firstLine(r.Serial.Message)))

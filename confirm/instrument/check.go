@@ -41,20 +41,31 @@ func typecheck(ctx context.Context, lp *loaded, flags []string, rtFiles map[stri
 	for _, n := range rtNames {
 		rtSyntax = append(rtSyntax, parse(n, rtFiles[n]))
 	}
+	deps := make(map[string][]*ast.File)
 	for _, n := range out.order {
 		f := parse(n, out.files[n])
-		if out.xtest[n] {
+		switch {
+		case out.dep[n] != "":
+			deps[out.dep[n]] = append(deps[out.dep[n]], f)
+		case out.xtest[n]:
 			xtest = append(xtest, f)
-		} else {
+		default:
 			primary = append(primary, f)
 		}
 	}
 	if len(errs) > 0 {
 		return errs
 	}
-	paths := importPaths(append(append(append([]*ast.File(nil), rtSyntax...), primary...), xtest...))
+	all := append(append(append([]*ast.File(nil), rtSyntax...), primary...), xtest...)
+	for _, fs := range deps {
+		all = append(all, fs...)
+	}
+	paths := importPaths(all)
 	delete(paths, rtPath)
 	delete(paths, lp.plain.PkgPath)
+	for _, p := range lp.deps {
+		delete(paths, p.PkgPath)
+	}
 	exports, err := exportFiles(ctx, lp.dir, flags, paths)
 	if err != nil {
 		return []error{err}
@@ -82,6 +93,15 @@ func typecheck(ctx context.Context, lp *loaded, flags []string, rtFiles map[stri
 	imp.pkgs[rtPath] = check(rtPath, rtSyntax, lp.goVer)
 	if len(errs) > 0 {
 		return append([]error{fmt.Errorf("the runtime does not type-check in module %s (go %s)", lp.module.Path, lp.module.GoVersion)}, errs...)
+	}
+	// The module's other packages, rewritten, in dependency order: the
+	// package and they import them from their rewritten source.
+	for _, p := range lp.deps {
+		ver := lp.goVer
+		if p.Module != nil && p.Module.GoVersion != "" {
+			ver = "go" + p.Module.GoVersion
+		}
+		imp.pkgs[p.PkgPath] = check(p.PkgPath, deps[p.PkgPath], ver)
 	}
 	imp.pkgs[lp.plain.PkgPath] = check(lp.plain.PkgPath, primary, lp.goVer)
 	// The external tests are checked only when no package between them and

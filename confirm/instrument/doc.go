@@ -7,8 +7,12 @@
 // # Delivery
 //
 // Instrument loads the package with go/packages, rewrites every file into a
-// temporary directory, and injects the runtime's own source (rt.Source) as
-// an overlay-only package <module root>/confirmrt_<random> with import path
+// temporary directory (and the non-test files of every other package of
+// the main modules that the test binary links, for their synchronization
+// only: a lock or a channel of a package the test merely imports is then
+// scheduled and ordered like the package's own; a package that uses cgo
+// or imports the package under test stays uncontrolled, with a note), and
+// injects the runtime's own source (rt.Source) as an overlay-only package <module root>/confirmrt_<random> with import path
 // <module path>/confirmrt_<random>; rewritten files import it as confirmrt
 // on the line of their package clause. The overlay-only directory does not
 // exist on disk, so go test needs -vet=off; coverage flags do not work with
@@ -74,7 +78,8 @@
 // Channel operations, selects and ranges on channels of type parameter type
 // (`func f[C ~chan int](c C)`) are left as they are; so are the methods
 // (*log.Logger).Fatal*, method values of t.Parallel and t.Run, and everything in
-// other packages (goroutines started by a dependency run uncontrolled).
+// other modules' packages (goroutines started by a dependency run
+// uncontrolled).
 // Timers made by uncontrolled code stay real: their channels are external
 // to the scheduler. Accesses whose address cannot be taken (map elements,
 // call results, type assertions), operands of unsafe.Sizeof, and writes in

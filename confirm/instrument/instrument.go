@@ -155,7 +155,7 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 		}
 	}
 	res.Locations = out.locations
-	res.Notes = append(fallbacks.notes, out.sink.notes...)
+	res.Notes = append(append(lp.notes, fallbacks.notes...), out.sink.notes...)
 	for k, v := range out.sink.objects {
 		res.Objects[k] = strings.Join(v, ", ")
 	}
@@ -291,6 +291,7 @@ type rewritten struct {
 	files     map[string][]byte // original absolute path -> new source
 	order     []string          // files in load order
 	xtest     map[string]bool   // files of the external test package
+	dep       map[string]string // files of the module's other packages -> their import path
 	locations []rt.Location
 	tests     []testFunc
 	sink      *sink
@@ -301,6 +302,7 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 	out := &rewritten{
 		files:     make(map[string][]byte),
 		xtest:     make(map[string]bool),
+		dep:       make(map[string]string),
 		locations: append([]rt.Location(nil), req.Locations...),
 		sink:      &sink{objects: make(map[string][]string)},
 	}
@@ -314,7 +316,8 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 	matched := make(map[int]bool)
 	var tests []testFunc
 	var xtests []testFunc
-	for _, p := range lp.rewrite() {
+	for _, p := range lp.all() {
+		dep := lp.isDep(p)
 		for i, f := range p.Syntax {
 			name := p.CompiledGoFiles[i]
 			src, err := os.ReadFile(name)
@@ -336,7 +339,7 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 					matched[i] = true
 				}
 			}
-			if req.Accesses && !r.isTest {
+			if req.Accesses && !r.isTest && !dep {
 				for _, a := range r.accesses(true) {
 					if r.instrumentAccess(a, r.location(a).Kind, len(out.locations)) {
 						out.locations = append(out.locations, r.location(a))
@@ -351,6 +354,10 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 			}
 			out.files[name] = text
 			out.order = append(out.order, name)
+			if dep {
+				out.dep[name] = p.PkgPath
+				continue
+			}
 			if p == lp.xtest {
 				out.xtest[name] = true
 				xtests = append(xtests, r.tests...)
@@ -379,7 +386,7 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 // one file of the package.
 func (lp *loaded) requested(req Request) map[string][]int {
 	var files []string
-	for _, p := range lp.rewrite() {
+	for _, p := range lp.all() {
 		files = append(files, p.CompiledGoFiles...)
 	}
 	requested := make(map[string][]int)

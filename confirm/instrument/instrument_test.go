@@ -64,3 +64,23 @@ func TestBasicBehavesTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestModulePackagesRewritten: the packages of the module that the package
+// under test imports are rewritten for their synchronization (their
+// atomics become the runtime's) and are in the overlay; they get no
+// automatic access points.
+func TestModulePackagesRewritten(t *testing.T) {
+	res := instrumentFixture(t, filepath.Join("..", "..", "testdata", "spin"), "./tally", Request{Accesses: true})
+	lock := rewrittenFile(t, res, "lock.go")
+	if !strings.Contains(lock, "confirmrt.CompareAndSwapUint32(") || !strings.Contains(lock, "confirmrt.Gosched()") {
+		t.Errorf("lock.go is not rewritten:\n%s", lock)
+	}
+	if strings.Contains(lock, "confirmrt.Rd(") || strings.Contains(lock, "confirmrt.Write(") {
+		t.Errorf("lock.go has access points:\n%s", lock)
+	}
+	for _, l := range res.Locations {
+		if strings.HasSuffix(l.File, "lock.go") {
+			t.Errorf("a location in lock.go: %+v", l)
+		}
+	}
+}

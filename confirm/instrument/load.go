@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -19,9 +21,17 @@ type loaded struct {
 	plain   *packages.Package // the package itself
 	primary *packages.Package // its test variant (with internal test files), else plain
 	xtest   *packages.Package // the external test package, or nil
-	module  *packages.Module
-	dir     string
-	goVer   string // the module's go version, "go1.22"
+	// deps are the other packages of the main module (and of the
+	// workspace's modules) that the test binary links, in dependency
+	// order: their synchronization is rewritten too, so that a lock or a
+	// channel of a package the test only imports is scheduled and
+	// ordered like the package's own.
+	deps   []*packages.Package
+	module *packages.Module
+	dir    string
+	goVer  string // the module's go version, "go1.22"
+	// notes say which packages of the module stay uncontrolled, and why.
+	notes []string
 }
 
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
@@ -33,7 +43,7 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	if pattern == "" {
 		return nil, errors.New("instrument: no package given")
 	}
-	cfg := &packages.Config{Mode: loadMode, Context: ctx, Dir: dir, Tests: true, BuildFlags: flags}
+	cfg := &packages.Config{Mode: loadMode, Context: ctx, Dir: dir, Tests: true, BuildFlags: flags, Fset: token.NewFileSet()}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", pattern, err)
@@ -92,8 +102,121 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 	if v := lp.module.GoVersion; v != "" {
 		lp.goVer = "go" + v
 	}
+	if err := lp.loadDeps(ctx, cfg); err != nil {
+		return nil, err
+	}
 	return lp, nil
 }
+
+// loadDeps loads, into the package's file set, the packages of the main
+// modules that the package and its tests import, directly or not, and
+// orders them so that a package comes after those it imports. A package
+// that cannot be rewritten (cgo) stays uncontrolled, with a note.
+func (lp *loaded) loadDeps(ctx context.Context, cfg *packages.Config) error {
+	list := &packages.Config{
+		Mode:    packages.NeedName | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
+		Context: ctx, Dir: cfg.Dir, Tests: true, BuildFlags: cfg.BuildFlags,
+	}
+	roots, err := packages.Load(list, lp.plain.PkgPath)
+	if err != nil {
+		return fmt.Errorf("listing the imports of %s: %w", lp.plain.PkgPath, err)
+	}
+	// A package that imports the package under test (a test helper of
+	// the module, imported by the external tests) is compiled against its
+	// test variant: it stays as it is.
+	importsTarget := make(map[*packages.Package]bool)
+	var reaches func(p *packages.Package, seen map[*packages.Package]bool) bool
+	reaches = func(p *packages.Package, seen map[*packages.Package]bool) bool {
+		if v, ok := importsTarget[p]; ok {
+			return v
+		}
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		found := false
+		for _, q := range p.Imports {
+			if q.PkgPath == lp.plain.PkgPath || (q.Module != nil && q.Module.Main && reaches(q, seen)) {
+				found = true
+				break
+			}
+		}
+		importsTarget[p] = found
+		return found
+	}
+	var paths []string
+	seen := make(map[string]bool)
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		path := p.PkgPath
+		if seen[path] || p.ID != path || path == lp.plain.PkgPath || path == lp.plain.PkgPath+"_test" ||
+			strings.HasSuffix(path, ".test") || p.Module == nil || !p.Module.Main {
+			return
+		}
+		seen[path] = true
+		if reaches(p, make(map[*packages.Package]bool)) {
+			lp.notes = append(lp.notes, fmt.Sprintf("package %s (imported) stays uncontrolled: it imports the package under test", path))
+			return
+		}
+		paths = append(paths, path)
+	})
+	if len(paths) == 0 {
+		return nil
+	}
+	sort.Strings(paths)
+	dcfg := *cfg
+	dcfg.Tests = false
+	deps, err := packages.Load(&dcfg, paths...)
+	if err != nil {
+		return fmt.Errorf("loading the packages %s imports: %w", lp.plain.PkgPath, err)
+	}
+	byPath := make(map[string]*packages.Package, len(deps))
+	for _, p := range deps {
+		switch {
+		case len(p.Errors) > 0:
+			lp.notes = append(lp.notes, fmt.Sprintf("package %s (imported) stays uncontrolled: it does not load: %v", p.PkgPath, p.Errors[0]))
+		case len(p.GoFiles) != len(p.CompiledGoFiles) || len(p.Syntax) != len(p.CompiledGoFiles):
+			lp.notes = append(lp.notes, fmt.Sprintf("package %s (imported) stays uncontrolled: it uses cgo", p.PkgPath))
+		default:
+			byPath[p.PkgPath] = p
+		}
+	}
+	// Dependency order (depth-first over the imports among them).
+	done := make(map[string]bool)
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		if done[p.PkgPath] {
+			return
+		}
+		done[p.PkgPath] = true
+		imps := make([]string, 0, len(p.Imports))
+		for path := range p.Imports {
+			imps = append(imps, path)
+		}
+		sort.Strings(imps)
+		for _, path := range imps {
+			if q := byPath[path]; q != nil {
+				visit(q)
+			}
+		}
+		lp.deps = append(lp.deps, p)
+	}
+	for _, path := range paths {
+		if p := byPath[path]; p != nil {
+			visit(p)
+		}
+	}
+	return nil
+}
+
+// all returns the packages whose files are rewritten: the package (its
+// test variant), its external tests and the module's packages it imports.
+func (lp *loaded) all() []*packages.Package {
+	return append(lp.rewrite(), lp.deps...)
+}
+
+// isDep reports whether p is one of the module's packages the package
+// imports (rewritten for their synchronization only).
+func (lp *loaded) isDep(p *packages.Package) bool { return slices.Contains(lp.deps, p) }
 
 // pkgErrors quotes the first errors of a package as the go command
 // prints them. When the go command reported errors, its messages are kept
@@ -144,7 +267,7 @@ func (lp *loaded) rewrite() []*packages.Package {
 // namer returns a namer whose prefix no identifier of the package uses.
 func (lp *loaded) namer() *namer {
 	idents := make(map[string]bool)
-	for _, p := range lp.rewrite() {
+	for _, p := range lp.all() {
 		for _, f := range p.Syntax {
 			ast.Inspect(f, func(n ast.Node) bool {
 				if id, ok := n.(*ast.Ident); ok {
@@ -185,7 +308,7 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 		}
 	}
 	marked := false
-	for _, p := range lp.rewrite() {
+	for _, p := range lp.all() {
 		for _, f := range p.Syntax {
 			ast.Inspect(f, func(n ast.Node) bool {
 				e, ok := n.(ast.Expr)
@@ -312,7 +435,7 @@ func exprObject(info *types.Info, e ast.Expr) types.Object {
 // markDecl marks the replaced sync names in the declaration of obj.
 func (lp *loaded) markDecl(obj types.Object, keep map[token.Pos]bool) bool {
 	marked := false
-	for _, p := range lp.rewrite() {
+	for _, p := range lp.all() {
 		for _, f := range p.Syntax {
 			if obj.Pos() < f.FileStart || obj.Pos() > f.FileEnd {
 				continue

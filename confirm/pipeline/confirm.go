@@ -293,6 +293,8 @@ func ended(res *runner.Result, race bool) string {
 	switch {
 	case res.Verdict == rt.VerdictUnrepeatable:
 		why = fmt.Sprintf("%s cannot run twice in one process: %s", res.Test, res.Unrepeatable)
+	case s.TooManyGoroutines:
+		why = fmt.Sprintf("%s starts more goroutines than Confirm explores (1000)", res.Test)
 	case s.Goroutines == 1:
 		why = fmt.Sprintf("%s starts no goroutine: it has a single schedule, which does not show this", res.Test)
 	case s.OneGoroutine:

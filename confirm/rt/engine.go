@@ -181,6 +181,13 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	switch o.kind {
 	case opStart:
 	case opGo:
+		if len(e.gs) >= maxGoroutines {
+			// Too many goroutines to explore: cut the execution off
+			// (a decision scans every live goroutine).
+			e.truncated, e.tooMany = true, true
+			e.endLocked(nil)
+			return true
+		}
 		var child *G
 		if o.sub != nil {
 			child = e.newSubtestLocked(g, o.pc, o.sub)
@@ -255,6 +262,10 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	}
 	return completed
 }
+
+// maxGoroutines bounds the goroutines of an execution: a test that starts
+// more is not explored (each decision scans the live goroutines).
+const maxGoroutines = 1000
 
 // polls reports whether the executed operation o is a yield or polled
 // without effect, as a busy-wait loop does.

@@ -268,6 +268,10 @@ type Stats struct {
 	// when no execution reached them, 1 when the test runs them in one
 	// goroutine only.
 	SiteGoroutines int `json:"siteGoroutines,omitempty"`
+	// TooManyGoroutines is set when the search stopped because an
+	// execution started more goroutines than the runtime explores
+	// (1,000).
+	TooManyGoroutines bool `json:"tooManyGoroutines,omitempty"`
 	// OneGoroutine is set when the search stopped because the test runs
 	// the warned accesses in one goroutine only, so it cannot show the
 	// race.

@@ -198,6 +198,7 @@ func (s *searcher) run(strategy Strategy, k int) (*exec, *Outcome) {
 	if e.truncated {
 		st.Truncated++
 	}
+	st.TooManyGoroutines = st.TooManyGoroutines || e.tooMany
 	if n := len(e.siteGs); n > 0 {
 		st.SiteGoroutines = max(st.SiteGoroutines, n)
 		s.reached++
@@ -218,7 +219,7 @@ func (s *searcher) serialFirst() bool {
 		return true
 	}
 	e, o := s.run(serial{}, 0)
-	if s.toolError(e) || s.stuck(e, o) {
+	if s.toolError(e) || s.stuck(e, o) || e.tooMany {
 		return false
 	}
 	switch {
@@ -294,7 +295,7 @@ func (s *searcher) explore(strategy Strategy) {
 		case o.Failure != nil && s.failure(e, o):
 			return
 		}
-		if !more || s.oneGoroutine() {
+		if !more || s.oneGoroutine() || e.tooMany {
 			break
 		}
 	}

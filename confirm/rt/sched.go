@@ -130,8 +130,9 @@ type exec struct {
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
 	diverged string
 	toolErr  string // the search cannot go on (VerdictInvalid)
-	// truncated is set when the execution was cut off at the step bound.
-	truncated bool
+	// truncated is set when the execution was cut off at the step bound
+	// (or, tooMany, because it started more than maxGoroutines).
+	truncated, tooMany bool
 	// t is the test of the execution; failedFirst says that it had
 	// failed when a deadlock ended the execution.
 	t           interface{ Failed() bool }

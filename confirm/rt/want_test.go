@@ -421,3 +421,19 @@ func TestReplaySerialToken(t *testing.T) {
 		}
 	}
 }
+
+// TestTooManyGoroutines: a test that starts more goroutines than the
+// runtime explores is cut off once and not explored.
+func TestTooManyGoroutines(t *testing.T) {
+	res := runSearch(t, &Config{Strategy: "random", Seed: 1, MaxExecs: 10}, func(t *testing.T) {
+		var wg WaitGroup
+		for range maxGoroutines + 10 {
+			wg.Add(1)
+			Go(func() { wg.Done() })
+		}
+		wg.Wait()
+	})
+	if res.Verdict != VerdictNone || !res.Stats.TooManyGoroutines || res.Stats.Executions != 1 {
+		t.Errorf("verdict %q stats %+v", res.Verdict, res.Stats)
+	}
+}

@@ -263,3 +263,34 @@ func TestRunTests(t *testing.T) {
 		}
 	})
 }
+
+// TestModuleWide: a spin lock over atomics in another package of the
+// module orders the accesses it guards, because every package of the
+// module the test links is instrumented: no race in testdata/spin/tally
+// under thousands of executions; the race of tallybad, which forgets the
+// lock on one side, is found.
+func TestModuleWide(t *testing.T) {
+	for _, strategy := range []string{"random", "pct"} {
+		t.Run(strategy, func(t *testing.T) {
+			t.Parallel()
+			opts := search(1, time.Minute)
+			opts.Config.Strategy, opts.Config.MaxExecs = strategy, 3000
+			clean := build(t, "spin", "tally", true)
+			res, err := clean.Run(context.Background(), "TestAddN", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != rt.VerdictNone || res.Stats.Executions < 3000 {
+				t.Errorf("tally: verdict %q (%+v) after %d executions, want none after 3000", res.Verdict, res.Failure, res.Stats.Executions)
+			}
+			racy := build(t, "spin", "tallybad", true)
+			res, err = racy.Run(context.Background(), "TestAddN", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != rt.VerdictError || res.Failure.Kind != rt.FailRace {
+				t.Errorf("tallybad: verdict %q (%+v), want the race", res.Verdict, res.Failure)
+			}
+		})
+	}
+}

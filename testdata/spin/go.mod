@@ -1,0 +1,3 @@
+module example.com/spin
+
+go 1.22

@@ -1,0 +1,30 @@
+// Package tallybad counts under a spin lock of another package, but N
+// forgets to take it: a data race.
+package tallybad
+
+import (
+	"sync"
+
+	"example.com/spin/lock"
+)
+
+// A Tally is a counter safe for concurrent use.
+type Tally struct {
+	mu sync.Locker
+	n  int
+}
+
+// New returns a zero tally.
+func New() *Tally { return &Tally{mu: lock.New()} }
+
+// Add adds d.
+func (t *Tally) Add(d int) {
+	t.mu.Lock()
+	t.n += d
+	t.mu.Unlock()
+}
+
+// N returns the count, without the lock: the race.
+func (t *Tally) N() int {
+	return t.n
+}
