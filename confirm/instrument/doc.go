@@ -12,7 +12,8 @@
 // only: a lock or a channel of a package the test merely imports is then
 // scheduled and ordered like the package's own; a package that uses cgo
 // or imports the package under test stays uncontrolled, with a note), and
-// injects the runtime's own source (rt.Source) as an overlay-only package <module root>/confirmrt_<random> with import path
+// injects the runtime's own source (rt.Source) as an overlay-only package
+// <module root>/confirmrt_<random> with import path
 // <module path>/confirmrt_<random>; rewritten files import it as confirmrt
 // on the line of their package clause. The overlay-only directory does not
 // exist on disk, so go test needs -vet=off; coverage flags do not work with
