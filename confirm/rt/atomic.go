@@ -16,6 +16,17 @@ func atomicPoint(pc uintptr, addr unsafe.Pointer) {
 	e.point(g)
 }
 
+// atomicLoadPoint is atomicPoint before an atomic load, which in a loop
+// polls: fairness then gives the others a turn first (see polls).
+func atomicLoadPoint(pc uintptr, addr unsafe.Pointer) {
+	e, g, md := enter()
+	if md != modeCtl {
+		return
+	}
+	g.op = op{kind: opAtomic, pc: pc, addr: addr, hdr: e.varHdrLocked(addr), load: true}
+	e.point(g)
+}
+
 // AddInt32 is atomic.AddInt32 after a scheduling point.
 func AddInt32(addr *int32, delta int32) (new int32) {
 	atomicPoint(callerPC(), unsafe.Pointer(addr))
@@ -24,7 +35,7 @@ func AddInt32(addr *int32, delta int32) (new int32) {
 
 // LoadInt32 is atomic.LoadInt32 after a scheduling point.
 func LoadInt32(addr *int32) (val int32) {
-	atomicPoint(callerPC(), unsafe.Pointer(addr))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(addr))
 	return atomic.LoadInt32(addr)
 }
 
@@ -65,7 +76,7 @@ type Int32 struct {
 
 // Load atomically loads and returns the value.
 func (x *Int32) Load() int32 {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -113,7 +124,7 @@ func AddInt64(addr *int64, delta int64) (new int64) {
 
 // LoadInt64 is atomic.LoadInt64 after a scheduling point.
 func LoadInt64(addr *int64) (val int64) {
-	atomicPoint(callerPC(), unsafe.Pointer(addr))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(addr))
 	return atomic.LoadInt64(addr)
 }
 
@@ -154,7 +165,7 @@ type Int64 struct {
 
 // Load atomically loads and returns the value.
 func (x *Int64) Load() int64 {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -202,7 +213,7 @@ func AddUint32(addr *uint32, delta uint32) (new uint32) {
 
 // LoadUint32 is atomic.LoadUint32 after a scheduling point.
 func LoadUint32(addr *uint32) (val uint32) {
-	atomicPoint(callerPC(), unsafe.Pointer(addr))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(addr))
 	return atomic.LoadUint32(addr)
 }
 
@@ -243,7 +254,7 @@ type Uint32 struct {
 
 // Load atomically loads and returns the value.
 func (x *Uint32) Load() uint32 {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -291,7 +302,7 @@ func AddUint64(addr *uint64, delta uint64) (new uint64) {
 
 // LoadUint64 is atomic.LoadUint64 after a scheduling point.
 func LoadUint64(addr *uint64) (val uint64) {
-	atomicPoint(callerPC(), unsafe.Pointer(addr))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(addr))
 	return atomic.LoadUint64(addr)
 }
 
@@ -332,7 +343,7 @@ type Uint64 struct {
 
 // Load atomically loads and returns the value.
 func (x *Uint64) Load() uint64 {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -380,7 +391,7 @@ func AddUintptr(addr *uintptr, delta uintptr) (new uintptr) {
 
 // LoadUintptr is atomic.LoadUintptr after a scheduling point.
 func LoadUintptr(addr *uintptr) (val uintptr) {
-	atomicPoint(callerPC(), unsafe.Pointer(addr))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(addr))
 	return atomic.LoadUintptr(addr)
 }
 
@@ -421,7 +432,7 @@ type Uintptr struct {
 
 // Load atomically loads and returns the value.
 func (x *Uintptr) Load() uintptr {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -463,7 +474,7 @@ func (x *Uintptr) Or(mask uintptr) (old uintptr) {
 
 // LoadPointer is atomic.LoadPointer after a scheduling point.
 func LoadPointer(addr *unsafe.Pointer) (val unsafe.Pointer) {
-	atomicPoint(callerPC(), unsafe.Pointer(addr))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(addr))
 	return atomic.LoadPointer(addr)
 }
 
@@ -492,7 +503,7 @@ type Bool struct {
 
 // Load atomically loads and returns the value.
 func (x *Bool) Load() bool {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -521,7 +532,7 @@ type Value struct {
 
 // Load returns the value set by the most recent Store, or nil.
 func (x *Value) Load() (val any) {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 
@@ -550,7 +561,7 @@ type Pointer[T any] struct {
 
 // Load atomically loads and returns the value.
 func (x *Pointer[T]) Load() *T {
-	atomicPoint(callerPC(), unsafe.Pointer(x))
+	atomicLoadPoint(callerPC(), unsafe.Pointer(x))
 	return x.v.Load()
 }
 

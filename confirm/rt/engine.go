@@ -230,8 +230,9 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	}
 	if polls(o) && (o.kind == opYield || !e.serial) {
 		// A yield, or an operation that polled and found nothing to do
-		// (a select that took its default, a failed TryLock): in a
-		// loop it busy-waits, so fairness gives the others a turn first.
+		// (a select that took its default, a failed TryLock, an atomic
+		// load): in a loop it busy-waits, so fairness gives the others
+		// a turn first.
 		// Not in the serial execution, which must not preempt a
 		// goroutine that did not yield.
 		g.yieldStep = e.step
@@ -277,6 +278,8 @@ func polls(o *op) bool {
 		return o.choice < 0
 	case opTryLock, opTryRLock:
 		return !o.ok
+	case opAtomic:
+		return o.load
 	}
 	return false
 }

@@ -139,6 +139,7 @@ type op struct {
 	panicMsg string // the operation panics in its goroutine
 	extClose bool   // close an external channel after waking
 	hbDone   bool   // the happens-before hash was updated by a rendezvous
+	load     bool   // an atomic load (it polls in a loop)
 }
 
 // ncases returns the number of channel cases of o.

@@ -114,6 +114,7 @@ func runSearch(t *testing.T, cfg *Config, body func(*testing.T)) *Result {
 		s.explore(strategy)
 	}
 	releaseWorkers()
+	s.pw.close()
 	s.res.Stats.Seconds = time.Since(s.start).Seconds()
 	writeResult(t, cfg, s.res)
 	return s.res
@@ -548,11 +549,17 @@ func writeResult(t *testing.T, cfg *Config, res *Result) {
 
 // progressWriter writes, before each execution, a Result with verdict
 // "crashed" and a token reproducing that execution, so that a process
-// that dies still leaves it.
+// that dies still leaves it. The file stays open for the search and each
+// record overwrites the last in place (padded with blanks, which JSON
+// ignores): opening and truncating a file before every execution cost
+// more than the execution.
 type progressWriter struct {
 	cfg  *Config
 	name []byte
 	test string
+	f    *os.File
+	size int // the longest record written
+	buf  []byte
 }
 
 func newProgressWriter(cfg *Config, test string) *progressWriter {
@@ -564,6 +571,13 @@ func (p *progressWriter) write(n, execs int, s Strategy) {
 	if p.cfg.ResultFile == "" {
 		return
 	}
+	if p.f == nil {
+		f, err := os.OpenFile(p.cfg.ResultFile, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return
+		}
+		p.f = f
+	}
 	tok := p.cfg.Replay
 	switch s := s.(type) {
 	case *random:
@@ -573,8 +587,20 @@ func (p *progressWriter) write(n, execs int, s Strategy) {
 	case serial:
 		tok = seedToken{test: p.test, strategy: 3}.encode()
 	}
-	data := fmt.Appendf(nil, `{"test":%s,"verdict":%q,"token":%q,"stats":{"executions":%d}}`, p.name, VerdictCrashed, tok, execs)
-	_ = os.WriteFile(p.cfg.ResultFile, data, 0o644)
+	p.buf = fmt.Appendf(p.buf[:0], `{"test":%s,"verdict":%q,"token":%q,"stats":{"executions":%d}}`, p.name, VerdictCrashed, tok, execs)
+	for len(p.buf) < p.size {
+		p.buf = append(p.buf, ' ')
+	}
+	p.size = len(p.buf)
+	_, _ = p.f.WriteAt(p.buf, 0)
+}
+
+// close closes the file; the final Result replaces it.
+func (p *progressWriter) close() {
+	if p.f != nil {
+		_ = p.f.Close()
+		p.f = nil
+	}
 }
 
 // wantsStacks reports whether a strategy ranks goroutines by position.

@@ -1,0 +1,3 @@
+module example.com/hbshapes
+
+go 1.22

@@ -1,0 +1,159 @@
+// Package racy holds the racy twins of package shapes: the same shapes
+// with the access moved out of the synchronization's reach. `go test -race`
+// reports each of them.
+package racy
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"example.com/hbshapes/spin"
+)
+
+// State is the shared memory.
+type State struct {
+	v, n int
+	err  error
+}
+
+// Handoff writes s.v in a goroutine and then in the caller, after a
+// receive that the goroutine's send orders after its write.
+func Handoff(s *State) int {
+	ch := make(chan int)
+	go func() { ch <- 2; s.v = 1 }()
+	s.v = <-ch
+	return s.v
+}
+
+// waitAndGet waits for done and returns 3.
+func waitAndGet(done chan struct{}) int {
+	<-done
+	return 3
+}
+
+// CallResult assigns the result of a call that blocks until the other
+// goroutine's write is done.
+func CallResult(s *State) int {
+	done := make(chan struct{})
+	go func() { close(done); s.v = 1 }()
+	s.v = waitAndGet(done)
+	return s.v
+}
+
+// A pool of one resource, a token in a channel.
+type pool chan struct{}
+
+func (p pool) acquire() (int, error) { <-p; return 1, nil }
+func (p pool) release()              { p <- struct{}{} }
+
+// MultiValue assigns two values from a call that blocks until the other
+// goroutine released the pool of size 1.
+func MultiValue(s *State) {
+	p := make(pool, 1)
+	p.release()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.v, s.err = p.acquire()
+			p.release()
+			s.n++
+		}()
+	}
+	wg.Wait()
+}
+
+// SpinLock guards s.n with a spin lock of another package.
+func SpinLock(s *State) {
+	var l spin.Lock
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Lock()
+			l.Unlock()
+			s.n++
+		}()
+	}
+	wg.Wait()
+}
+
+// Publish publishes s.v with an atomic flag.
+func Publish(s *State) int {
+	var ready atomic.Bool
+	go func() { ready.Store(true); s.v = 42 }()
+	for !ready.Load() {
+	}
+	return s.v
+}
+
+// Once initializes s.v once for two goroutines.
+func Once(s *State) {
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			once.Do(func() {})
+			s.v = 7
+		}()
+	}
+	wg.Wait()
+}
+
+// Locker guards s.n with a mutex reached through a sync.Locker.
+func Locker(s *State) {
+	var mu sync.Mutex
+	var l sync.Locker = &mu
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Lock()
+			l.Unlock()
+			s.n++
+		}()
+	}
+	wg.Wait()
+}
+
+// Cond hands s.v over under a condition variable.
+func Cond(s *State) int {
+	var mu sync.Mutex
+	c := sync.NewCond(&mu)
+	ready := false
+	go func() {
+		mu.Lock()
+		ready = true
+		c.Signal()
+		mu.Unlock()
+		s.v = 5
+	}()
+	mu.Lock()
+	for !ready {
+		c.Wait()
+	}
+	mu.Unlock()
+	return s.v
+}
+
+// WaitGroup reads s.v after waiting for its writer.
+func WaitGroup(s *State) int {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { wg.Done(); s.v = 9 }()
+	wg.Wait()
+	return s.v
+}
+
+// Close reads s.v after the close of a channel by its writer.
+func Close(s *State) int {
+	done := make(chan struct{})
+	go func() { close(done); s.v = 11 }()
+	<-done
+	return s.v
+}
