@@ -375,8 +375,17 @@ func (r *fileRewriter) instrumentAccess(a access, kind string, loc int) bool {
 		return true
 	}
 	r.accessed[a.expr] = true
-	if kind != "write" {
+	if kind != "write" && !a.write {
 		return r.instrumentRead(a, loc)
+	}
+	if kind != "write" {
+		// The read of an operand that is also written (x++, x += y,
+		// or a requested read at an assigned position): it cannot be
+		// wrapped in place, so its point goes where its write's would.
+		if a.assign == a.stmt && r.syncs(a.stmt) {
+			return r.pointAt(a, kind, loc, r.off(a.stmt.End()), depth(a.depth)-1, "; ", true)
+		}
+		return r.pointAt(a, kind, loc, r.off(a.stmt.Pos()), depth(a.depth)-1, "", false)
 	}
 	switch s := a.assign.(type) {
 	case *ast.RangeStmt:

@@ -168,3 +168,27 @@ func fmt(int) {}`,
 		})
 	}
 }
+
+// TestRequestedReadOfWrittenOperand: a read requested at an operand that
+// is also written (x++, x op= y) cannot be wrapped in place; it becomes a
+// point where the write's would be, and the rewrite type-checks.
+func TestRequestedReadOfWrittenOperand(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"inc", "func f(s *S) {\n\ts.n++\n}", "if s != nil { confirmrt.Read(confirmunsafe.Pointer(&s.n), 0) }; s.n++"},
+		{"op-assign", "func f(s *S) {\n\ts.n += 2\n}", "if s != nil { confirmrt.Read(confirmunsafe.Pointer(&s.n), 0) }; s.n += 2"},
+		{"op-assign after a call", "func f(s *S) {\n\ts.n += get()\n}", "s.n += get(); if s != nil { confirmrt.Read(confirmunsafe.Pointer(&s.n), 0) };"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package p\n\ntype S struct{ n int }\n\nfunc get() int { return 1 }\n\n" + tt.src + "\n"
+			dir := writeModule(t, map[string]string{"p.go": src})
+			file := filepath.Join(dir, "p.go")
+			res := instrumentFixture(t, dir, ".", Request{Locations: []rt.Location{{File: file, Line: 8, Kind: "read"}}})
+			if got := rewrittenFile(t, res, "p.go"); !strings.Contains(got, tt.want) {
+				t.Errorf("rewritten source lacks %q:\n%s", tt.want, got)
+			}
+		})
+	}
+}

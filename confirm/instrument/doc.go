@@ -39,8 +39,9 @@
 //     confirmrt.RunTest(t, confirmTestX) and func confirmTestX(t *testing.T) { B };
 //     t.Parallel() becomes confirmrt.Parallel(t), t.Run(name, f)
 //     confirmrt.Run(t, name, f) (subtests run as controlled goroutines)
-//     and t.Cleanup(f) confirmrt.Cleanup(t, f) (cleanups run under
-//     control, at the end of their test's function).
+//     t.Cleanup(f) confirmrt.Cleanup(t, f) (cleanups run under control,
+//     at the end of their test's function) and t.Context()
+//     confirmrt.TestContext(t) (cancelled under control before them).
 //   - go f(a, b): the function value (unless it is a declared function, a
 //     method expression or a function literal) and the arguments (unless
 //     constant) are evaluated into temporaries in the spawning goroutine,
@@ -53,7 +54,8 @@
 //     method values, sync.Locker calls and type arguments are covered);
 //     time.Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker,
 //     AfterFunc (and the Stop and Reset calls of timers and tickers),
-//     context.WithTimeout, WithDeadline and their Cause variants, the
+//     context.WithCancel, WithTimeout, WithDeadline and their Cause
+//     variants, the
 //     top-level functions of math/rand and math/rand/v2,
 //     testing.AllocsPerRun, runtime.Gosched, os.Exit and log.Fatal, Fatalf,
 //     Fatalln likewise. Imports left without use become blank imports.

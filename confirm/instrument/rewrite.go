@@ -30,7 +30,7 @@ var replacedNames = map[string]map[string]string{
 		"AndInt32", "AndInt64", "AndUint32", "AndUint64", "AndUintptr",
 		"OrInt32", "OrInt64", "OrUint32", "OrUint64", "OrUintptr"),
 	"time":    set("Sleep", "Now", "Since", "Until", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc"),
-	"context": set("WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"),
+	"context": set("WithCancel", "WithCancelCause", "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"),
 	"math/rand": prefixed("Rand", "ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n",
 		"Intn", "NormFloat64", "Perm", "Read", "Shuffle", "Uint32", "Uint64"),
 	"math/rand/v2": prefixed("Rand2", "ExpFloat64", "Float32", "Float64", "Int", "Int32", "Int32N", "Int64", "Int64N",
@@ -387,6 +387,12 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 				r.ed.open(r.off(call.Pos()), d, rtName+".Cleanup(")
 				r.ed.replace(r.off(sel.X.End()), r.off(call.Lparen)+1, d, ", ")
 			}
+		case "Context":
+			// t.Context() -> confirmrt.TestContext(t): cancelled under
+			// control before the cleanups run.
+			r.usesRT = true
+			r.ed.open(r.off(call.Pos()), d, rtName+".TestContext(")
+			r.ed.replace(r.off(sel.X.End()), r.off(call.End()), d, ")")
 		}
 	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
@@ -429,9 +435,9 @@ func (r *fileRewriter) testingTMethod(sel *ast.SelectorExpr) string {
 	if named, ok := derefNamed(s.Recv()); !ok || named.Obj().Name() != "T" {
 		return ""
 	}
-	// T's own methods, and Cleanup, which T has from the testing
-	// package's common (embedded) part.
-	if len(s.Index()) != 1 && s.Obj().Name() != "Cleanup" {
+	// T's own methods, and Cleanup and Context, which T has from the
+	// testing package's common (embedded) part.
+	if len(s.Index()) != 1 && s.Obj().Name() != "Cleanup" && s.Obj().Name() != "Context" {
 		return ""
 	}
 	return s.Obj().Name()

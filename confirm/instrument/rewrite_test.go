@@ -256,9 +256,10 @@ func helper(t *testing.T, b *testing.B) {
 	run := t.Run
 	_ = run
 	t.Cleanup(func() { run("z", nil) })
+	_ = t.Context().Done()
 }`,
 			want: []string{"confirmrt.Run(t, \"x\", func(t *testing.T) { confirmrt.Parallel(t) })", "b.Run(\"y\"", "run := t.Run",
-				"confirmrt.Cleanup(t, func() { run(\"z\", nil) })"},
+				"confirmrt.Cleanup(t, func() { run(\"z\", nil) })", "_ = confirmrt.TestContext(t).Done()"},
 		},
 		{
 			name: "exit and fatal",

@@ -41,6 +41,8 @@ func (p *packagePlan) build(ctx context.Context, opts Options) {
 	}
 	var be *runner.BuildError
 	switch {
+	case errors.Is(err, runner.ErrNoTests) && len(p.items) == 0:
+		return // a package explored only, which has no tests
 	case errors.As(err, &be):
 		p.buildErr = strings.TrimSpace(be.Output)
 		if p.buildErr == "" {

@@ -381,6 +381,9 @@ func (e *exec) tryExtLocked(g *G, i int) bool {
 	if o.kind == opSelect {
 		o.hdr = e.chanHdrLocked(c)
 	}
+	if !c.send {
+		e.acquireCtxLocked(g, c.ch)
+	}
 	return true
 }
 

@@ -169,11 +169,30 @@ func (e *exec) uncontrolledPendingLocked() bool {
 		return true
 	}
 	for _, l := range e.live {
-		if g := l.g; g.state == gParked && g.op.ext && !e.waitsOnTimeLocked(g) {
+		if g := l.g; g.state == gParked && g.op.ext && !e.waitsOnTimeLocked(g) && !e.waitsOnContextLocked(g) {
 			return true
 		}
 	}
 	return false
+}
+
+// waitsOnContextLocked reports whether every external channel the parked
+// goroutine g waits on is the Done channel of a context made under
+// control: only the test's own code can cancel it.
+func (e *exec) waitsOnContextLocked(g *G) bool {
+	o := &g.op
+	any := false
+	for i, n := 0, o.ncases(); i < n; i++ {
+		c := o.caseAt(i)
+		if c.cs != nil || c.ch == nil {
+			continue
+		}
+		if cs := e.ctxs[c.ch]; cs == nil || cs.external {
+			return false
+		}
+		any = true
+	}
+	return any
 }
 
 // waitsOnTimeLocked reports whether the parked goroutine g waits for the

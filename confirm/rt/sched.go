@@ -156,6 +156,8 @@ type exec struct {
 	timers               timerHeap
 	tseq                 uint64
 	timeChans            map[chanKey]*vtimer
+	ctxs                 map[chanKey]*ctxState // contexts made under control, by Done channel
+	testCtxs             map[cleaner]*testCtx  // t.Context() of the test and its subtests
 	idleSince, idleClock time.Time
 	// cleanups are the functions registered with Cleanup, by the test
 	// or subtest they run at the end of (see Cleanup).
@@ -587,7 +589,7 @@ func (e *exec) idleOrEndLocked() {
 			continue
 		}
 		alive++
-		if g.state == gParked && (!g.op.ext || e.waitsOnTimeLocked(g)) {
+		if g.state == gParked && (!g.op.ext || e.waitsOnTimeLocked(g) || e.waitsOnContextLocked(g)) {
 			blocked = append(blocked, g.id)
 		}
 	}

@@ -121,8 +121,10 @@ func (e *exec) ownCleanups(t cleaner) {
 	e.cleanups[t] = nil
 }
 
-// runCleanups runs the cleanups registered on t, last first.
+// runCleanups cancels t's context and runs the cleanups registered on t,
+// last first, as testing does.
 func (e *exec) runCleanups(t cleaner) {
+	e.cancelTestContext(t)
 	for {
 		e.mu.Lock()
 		fs := e.cleanups[t]

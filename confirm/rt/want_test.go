@@ -437,3 +437,60 @@ func TestTooManyGoroutines(t *testing.T) {
 		t.Errorf("verdict %q stats %+v", res.Verdict, res.Stats)
 	}
 }
+
+// TestTestContext: the test's context is cancelled before its cleanups
+// run, so a cleanup that waits for a goroutine waiting on it ends; a
+// goroutine that waits on it while the body waits for that goroutine is
+// a deadlock (nothing else can cancel it during the execution); and what
+// a cancel did before orders what a waiter on a derived context does
+// after (its twin, a write after the cancel, races).
+func TestTestContext(t *testing.T) {
+	var v int
+	bodies := []struct {
+		name string
+		body func(*testing.T)
+		want string // the failure kind, "" for none
+	}{
+		{"cleanup waits for a goroutine on the test's context", func(t *testing.T) {
+			ctx := TestContext(t)
+			done := MakeChan[int](0)
+			Go(func() { Recv(ctx.Done()); Close(done) })
+			Cleanup(t, func() { Recv(done) })
+			if TestContext(t) != ctx {
+				panic("a second call made another context")
+			}
+		}, ""},
+		{"body waits for a goroutine on the test's context", func(t *testing.T) {
+			ctx := TestContext(t)
+			done := MakeChan[int](0)
+			Go(func() { Recv(ctx.Done()); Close(done) })
+			Recv(done)
+		}, FailDeadlock},
+		{"cancel orders the canceller's write", func(t *testing.T) {
+			ctx, cancel := WithCancel(TestContext(t))
+			child, stop := WithCancel(ctx)
+			defer stop()
+			Go(func() { Write(unsafe.Pointer(&v), 0); v = 1; cancel() })
+			Recv(child.Done())
+			Read(unsafe.Pointer(&v), 1)
+		}, ""},
+		{"twin: a write after the cancel races", func(t *testing.T) {
+			ctx, cancel := WithCancel(TestContext(t))
+			Go(func() { cancel(); Write(unsafe.Pointer(&v), 0); v = 1 })
+			Recv(ctx.Done())
+			Read(unsafe.Pointer(&v), 1)
+		}, FailRace},
+	}
+	locs := []Location{{File: "v.go", Line: 1, Kind: "write"}, {File: "v.go", Line: 2, Kind: "read"}}
+	for _, b := range bodies {
+		t.Run(b.name, func(t *testing.T) {
+			res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 200, Locations: locs}, b.body)
+			switch {
+			case b.want == "" && res.Verdict != VerdictNone:
+				t.Errorf("verdict %q (%+v), want none", res.Verdict, res.Failure)
+			case b.want != "" && (res.Verdict != VerdictError || res.Failure.Kind != b.want):
+				t.Errorf("verdict %q (%+v), want a %s", res.Verdict, res.Failure, b.want)
+			}
+		})
+	}
+}

@@ -33,6 +33,10 @@ type BuildOptions struct {
 	BuildFlags []string
 }
 
+// ErrNoTests is the error of Instrument for a package without Test
+// functions.
+var ErrNoTests = errors.New("no Test functions")
+
 // A Binary is the instrumented test binary of one package.
 type Binary struct {
 	// Path is the executable; empty until Compile.
@@ -121,7 +125,7 @@ func Instrument(ctx context.Context, opts BuildOptions) (*Binary, error) {
 	}
 	if len(b.Tests) == 0 {
 		_ = b.Close()
-		return nil, fmt.Errorf("package %s has no tests to run", b.Package)
+		return nil, fmt.Errorf("package %s has no tests to run: %w", b.Package, ErrNoTests)
 	}
 	return b, nil
 }

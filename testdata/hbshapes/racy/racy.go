@@ -4,6 +4,7 @@
 package racy
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
@@ -155,5 +156,13 @@ func Close(s *State) int {
 	done := make(chan struct{})
 	go func() { close(done); s.v = 11 }()
 	<-done
+	return s.v
+}
+
+// Cancel reads s.v after its writer cancelled the context it waits on.
+func Cancel(s *State) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { cancel(); s.v = 13 }()
+	<-ctx.Done()
 	return s.v
 }

@@ -6,6 +6,7 @@
 package shapes
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
@@ -157,5 +158,13 @@ func Close(s *State) int {
 	done := make(chan struct{})
 	go func() { s.v = 11; close(done) }()
 	<-done
+	return s.v
+}
+
+// Cancel reads s.v after its writer cancelled the context it waits on.
+func Cancel(s *State) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { s.v = 13; cancel() }()
+	<-ctx.Done()
 	return s.v
 }

@@ -12,3 +12,4 @@ func TestLocker(t *testing.T)     { Locker(new(State)) }
 func TestCond(t *testing.T)       { Cond(new(State)) }
 func TestWaitGroup(t *testing.T)  { WaitGroup(new(State)) }
 func TestClose(t *testing.T)      { Close(new(State)) }
+func TestCancel(t *testing.T)     { Cancel(new(State)) }

@@ -4,7 +4,7 @@ package exits
 import (
 	"os"
 
-	"example.com/robust/internal/quit"
+	"example.com/robustdep/quit"
 )
 
 // Stop exits the process with status 4.

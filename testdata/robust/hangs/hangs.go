@@ -1,7 +1,7 @@
 // Package hangs stores values in a lockbox.Box, whose Update blocks forever.
 package hangs
 
-import "example.com/robust/internal/lockbox"
+import "example.com/robustdep/lockbox"
 
 // Store stores v in a new box.
 func Store(v int) {

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"example.com/mixed/internal/block"
+	"example.com/mixeddep/block"
 )
 
 func TestPeek(t *testing.T) {

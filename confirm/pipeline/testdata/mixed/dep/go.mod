@@ -1,0 +1,3 @@
+module example.com/mixeddep
+
+go 1.22

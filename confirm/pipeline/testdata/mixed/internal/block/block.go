@@ -1,8 +1,0 @@
-// Package block blocks forever on a channel nobody sends on. It is a
-// dependency of the package under test, so confirm does not control it.
-package block
-
-// Forever never returns.
-func Forever() {
-	<-make(chan int)
-}

@@ -1,0 +1,3 @@
+module example.com/robustdep
+
+go 1.22
