@@ -106,6 +106,73 @@ func TestVirtualClock(t *testing.T) {
 				panic(fmt.Sprint("expired: ", ctx2.Err(), context.Cause(ctx2)))
 			}
 		},
+		"time does not pass while the holder of a spin lock works": func(t *testing.T) {
+			// A ticker nobody reads fires without waking anyone. The
+			// holder's atomic load puts it behind the spinner for
+			// fairness, but it does not spin: the clock must not race to
+			// the horizon while only the spinner is a candidate.
+			tk := NewTicker(time.Second)
+			var sl, n uint32
+			done := MakeChan[int](0)
+			CompareAndSwapUint32(&sl, 0, 1)
+			var wg WaitGroup
+			wg.Go(func() {
+				for !CompareAndSwapUint32(&sl, 0, 1) {
+					Gosched()
+				}
+				StoreUint32(&sl, 0)
+			})
+			wg.Go(func() { Recv(done) })
+			Gosched() // let the spinner spin
+			start := Now()
+			LoadUint32(&n)
+			AddUint32(&n, 1)
+			LoadUint32(&n)
+			StoreUint32(&sl, 0)
+			Close(done)
+			TickerStop(tk)
+			if d := Since(start); d > time.Second {
+				panic(fmt.Sprint("the clock moved ", d, " while the holder worked"))
+			}
+			wg.Wait()
+		},
+		"spinners in back-off are not starved by a ticker": func(t *testing.T) {
+			// A spin lock with exponential back-off, taken by three
+			// goroutines and, on every tick, by a background one.
+			// Time passes only after every spinner looked again, so
+			// the spinners get the lock long before the horizon.
+			var sl, n uint32
+			lock := func() {
+				backoff := 1
+				for !CompareAndSwapUint32(&sl, 0, 1) {
+					for range backoff {
+						Gosched()
+					}
+					backoff = min(2*backoff, 16)
+				}
+			}
+			unlock := func() { StoreUint32(&sl, 0) }
+			start := Now()
+			tk := NewTicker(time.Second)
+			stop := MakeChan[int](0)
+			Go(func() {
+				for Select(false, RecvCase(stop, nil, nil), RecvCase(tk.C, nil, nil)) == 1 {
+					lock()
+					LoadUint32(&n)
+					unlock()
+				}
+			})
+			var wg WaitGroup
+			for range 3 {
+				wg.Go(func() { lock(); AddUint32(&n, 1); unlock() })
+			}
+			wg.Wait()
+			Close(stop)
+			TickerStop(tk)
+			if d := Since(start); d > time.Minute {
+				panic(fmt.Sprint("the spinners waited ", d))
+			}
+		},
 		"a deadline wins the select against a slower sleeper": func(t *testing.T) {
 			ctx, cancel := WithTimeout(context.Background(), 25*time.Millisecond)
 			defer cancel()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // enabledLocked returns the parked goroutines whose pending operation can
@@ -39,16 +40,19 @@ func (e *exec) enabledLocked() []*G {
 		}
 	}
 	e.cands = en
-	e.anyYielded, e.anyYieldOp = false, false
+	e.anyYielded, e.anySpin = false, false
 	var acc [8]*G
 	nacc := 0
 	for _, g := range en {
 		if g.yieldStep >= 0 {
 			e.anyYielded = true
 		}
+		if g.npoll > 0 {
+			e.anySpin = true
+		}
 		switch g.op.kind {
 		case opYield:
-			e.anyYieldOp = true
+			e.anySpin = true
 		case opRead, opWrite:
 			if nacc < len(acc) {
 				acc[nacc] = g
@@ -155,17 +159,92 @@ func (e *exec) lowPriorityLocked(g *G) bool {
 	return false
 }
 
-// onlyYieldersLocked reports whether every candidate is at a yield.
-func (e *exec) onlyYieldersLocked(gs []*G) bool {
-	if !e.anyYieldOp {
+// spinRound is how many steps each spinner takes, after anything else
+// happened, before the virtual clock may move: more than a back-off of
+// 16 yields between two attempts, so that each spinner looks again.
+const spinRound = 32
+
+// onlySpinnersLocked reports whether every enabled goroutine spins (see
+// spinning): then nothing happens but waiting, and the virtual clock may
+// move. A goroutine that fairness put behind the others, but that does
+// work (it polled once and goes on), does not spin.
+func (e *exec) onlySpinnersLocked(en []*G) bool {
+	if !e.anySpin {
 		return false
 	}
-	for _, g := range gs {
-		if g.op.kind != opYield {
+	for _, g := range en {
+		if !g.spinning() {
 			return false
 		}
 	}
 	return true
+}
+
+// spinning reports whether g busy-waits: its pending operation is a
+// yield, or a poll of an object it polled since its last operation that
+// did not poll (the same atomic variable, mutex or channels again).
+func (g *G) spinning() bool {
+	if g.op.kind == opYield {
+		return true
+	}
+	k := pollKey(&g.op)
+	if k == 0 {
+		return false
+	}
+	for _, p := range g.polled[:g.npoll] {
+		if p == k {
+			return true
+		}
+	}
+	return false
+}
+
+// pollKey identifies what operation o polls, when it may poll: the
+// address of an atomic load, the mutex of a TryLock, the first channel
+// of a select. Zero for the others. (Positions would do too, but
+// searches do not capture them; see capturePCs.)
+func pollKey(o *op) uintptr {
+	switch o.kind {
+	case opAtomic:
+		if o.load {
+			return uintptr(o.addr)
+		}
+	case opTryLock, opTryRLock:
+		if o.mu != nil {
+			return uintptr(unsafe.Pointer(o.mu))
+		}
+		return uintptr(unsafe.Pointer(o.rw))
+	case opSelect:
+		if len(o.cases) > 0 {
+			return uintptr(o.cases[0].ch) | 1
+		}
+	}
+	return 0
+}
+
+// notePoll records that g's operation o polled, or clears g's polls when
+// it did not.
+func (g *G) notePoll(o *op, polled bool) {
+	if !polled {
+		g.npoll = 0
+		return
+	}
+	k := pollKey(o)
+	if k == 0 {
+		return
+	}
+	for _, p := range g.polled[:g.npoll] {
+		if p == k {
+			return
+		}
+	}
+	if g.npoll < len(g.polled) {
+		g.polled[g.npoll] = k
+		g.npoll++
+		return
+	}
+	copy(g.polled[:], g.polled[1:])
+	g.polled[len(g.polled)-1] = k
 }
 
 // execLocked executes g's pending operation as the step just decided.
@@ -228,7 +307,14 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 	if o.hdr != nil {
 		ev.obj, ev.kind = o.hdr.id, o.hdr.kind
 	}
-	if polls(o) && (o.kind == opYield || !e.serial) {
+	polled := polls(o)
+	g.notePoll(o, polled)
+	if polled {
+		e.spinSteps++
+	} else {
+		e.spinSteps = 0
+	}
+	if polled && (o.kind == opYield || !e.serial) {
 		// A yield, or an operation that polled and found nothing to do
 		// (a select that took its default, a failed TryLock, an atomic
 		// load): in a loop it busy-waits, so fairness gives the others

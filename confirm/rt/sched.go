@@ -55,13 +55,18 @@ type G struct {
 	hb         uint64
 	lastRun    int
 	yieldSet   []int // goroutines enabled when it yielded
-	die        bool  // woken to exit (dying mode)
-	exiting    bool  // runtime.Goexit in progress on our behalf
-	stray      bool  // outlived its execution
-	spawnPC    uintptr
-	fnPC       uintptr
-	stack      []uintptr // pending operation's stack, when the strategy asks
-	start      func()    // its function, until a real goroutine runs it (see wakeUp)
+	// polled are the objects of the polls (see polls) it made since its
+	// last operation that did not poll: a goroutine whose pending
+	// operation polls one of them again spins (see spinning).
+	polled  [4]uintptr
+	npoll   int
+	die     bool // woken to exit (dying mode)
+	exiting bool // runtime.Goexit in progress on our behalf
+	stray   bool // outlived its execution
+	spawnPC uintptr
+	fnPC    uintptr
+	stack   []uintptr // pending operation's stack, when the strategy asks
+	start   func()    // its function, until a real goroutine runs it (see wakeUp)
 
 	condSignaled bool // picked by Cond.Signal/Broadcast
 	adopting     bool // a subtest goroutine testing has not started yet
@@ -116,8 +121,11 @@ type exec struct {
 	cycle []int  // the wait-for path checkCycleLocked follows
 	seen  []bool // goroutines on it or already explored, by id
 	// Set by enabledLocked: some enabled goroutine has yielded (fairness
-	// may apply), some is at a yield or sleep.
-	anyYielded, anyYieldOp bool
+	// may apply); some is at a yield or has polled (it may spin, see
+	// onlySpinnersLocked).
+	anyYielded, anySpin bool
+	// spinSteps counts the steps since the last one that did not poll.
+	spinSteps int
 
 	// slow is set once a goroutine was detached: from then on callers
 	// are identified by goroutine id (see identifyLocked).
@@ -252,7 +260,7 @@ func (e *exec) newGLocked(parent *G, pc uintptr, f func()) *G {
 	e.gslab = e.gslab[1:]
 	g.id, g.parent, g.e = len(e.gs), -1, e
 	g.wake = make(chan struct{}, 1)
-	g.state, g.yieldStep = gParked, -1
+	g.state, g.yieldStep, g.npoll = gParked, -1, 0
 	g.spawnPC, g.fnPC = pc, funcPC(f)
 	g.op = op{kind: opStart}
 	e.seq++
@@ -505,20 +513,29 @@ func (e *exec) decideLocked() *G {
 			e.endLocked(nil)
 			return nil
 		}
+		// The clock moves when every enabled goroutine spins (not
+		// when fairness leaves only spinners: a goroutine behind them
+		// may be working), and only after they spun a round each since
+		// anything else happened (see spinRound): a spinner in a
+		// back-off must look again before time passes, or a ticker
+		// would fire between its yields and starve it. Both depend
+		// only on the schedule so far, so a replay moves the clock
+		// where its search did.
 		fair := en
 		if !e.replaying {
 			// A token records the choices among the enabled
 			// goroutines; fairness only guides a search.
 			fair = e.fairLocked(en)
 		}
-		if e.onlyYieldersLocked(fair) {
+		if e.onlySpinnersLocked(en) {
 			if e.ndetached > 0 || e.nExt > 0 {
 				// Everyone runnable is spinning while uncontrolled code
 				// may be working: let a little real time pass. The lock
 				// stays held so that nobody else decides meanwhile.
 				time.Sleep(sleepReal)
 			}
-			if e.advanceClockLocked() {
+			if e.spinSteps >= spinRound*len(en) && e.advanceClockLocked() {
+				e.spinSteps = 0
 				continue // a spin loop may be waiting for a deadline
 			}
 			if e.ended {
