@@ -75,6 +75,18 @@
 //     (confirmrt.W(&x, loc).V(rhs)). A point outside the expression takes
 //     the address under a guard that keeps nil pointers and out-of-range
 //     indexes from panicking.
+//   - A call into code that is not rewritten and may synchronize
+//     goroutines is followed by a scheduling point that orders such calls
+//     (rt's Ext): f(x) with N results becomes confirmrt.ExtN(f(x)), a call
+//     statement is followed by confirmrt.ExtDone(), a deferred call is
+//     preceded by defer confirmrt.ExtDone(). Such calls are those of a
+//     package outside the standard library that is not rewritten and
+//     imports sync, sync/atomic, context, net, net/http, os/exec, os/signal
+//     or database/sql (or such a package), the methods of sync.Map,
+//     sync.Pool, io.PipeReader and io.PipeWriter, and calls through
+//     sync.Locker. A race whose accesses that code may order is so never
+//     reported; one that only a channel of a dependency orders (a package
+//     that imports none of those) is not covered.
 //
 // # Not instrumented
 //

@@ -330,6 +330,7 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 				isTest: strings.HasSuffix(name, "_test.go"), keepReal: keep,
 				rewrittenPkgRefs: make(map[*ast.Ident]bool), handled: make(map[ast.Node]bool),
 				recv2: make(map[*ast.UnaryExpr]bool), sink: out.sink, accessed: make(map[ast.Expr]bool),
+				outside: lp.outsideSync,
 			}
 			if r.tf == nil || r.tf.Size() != len(src) {
 				return nil, fmt.Errorf("%s changed on disk while instrumenting", name)

@@ -32,6 +32,9 @@ type loaded struct {
 	goVer  string // the module's go version, "go1.22"
 	// notes say which packages of the module stay uncontrolled, and why.
 	notes []string
+	// syncs holds the packages outside the standard library that the
+	// test binary links and that may synchronize (see outsideSync).
+	syncs map[string]bool
 }
 
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
@@ -144,6 +147,7 @@ func (lp *loaded) loadDeps(ctx context.Context, cfg *packages.Config) error {
 		importsTarget[p] = found
 		return found
 	}
+	lp.syncs = syncingPackages(roots)
 	var paths []string
 	seen := make(map[string]bool)
 	packages.Visit(roots, nil, func(p *packages.Package) {
@@ -206,6 +210,61 @@ func (lp *loaded) loadDeps(ctx context.Context, cfg *packages.Config) error {
 		}
 	}
 	return nil
+}
+
+// syncImports are the standard packages through which a package can
+// synchronize goroutines: importing one makes a package outside the
+// standard library one that may synchronize.
+var syncImports = map[string]bool{
+	"sync": true, "sync/atomic": true, "context": true, "net": true, "net/http": true,
+	"os/exec": true, "os/signal": true, "database/sql": true,
+}
+
+// syncingPackages returns the packages outside the standard library in
+// the import graph of roots that may synchronize goroutines: they import
+// one of syncImports, or such a package.
+func syncingPackages(roots []*packages.Package) map[string]bool {
+	out := make(map[string]bool)
+	done := make(map[*packages.Package]bool)
+	var visit func(p *packages.Package) bool
+	visit = func(p *packages.Package) bool {
+		if v, ok := done[p]; ok {
+			return v
+		}
+		done[p] = false // an import cycle through test variants ends here
+		syncs := false
+		for path, q := range p.Imports {
+			if q.Module == nil {
+				syncs = syncs || syncImports[path]
+			} else if visit(q) {
+				syncs = true
+			}
+		}
+		done[p] = syncs
+		if syncs && p.Module != nil {
+			out[p.PkgPath] = true
+		}
+		return syncs
+	}
+	for _, p := range roots {
+		visit(p)
+	}
+	return out
+}
+
+// outsideSync reports whether a function of package path runs outside
+// control and may synchronize: a package outside the standard library
+// that is not rewritten and may synchronize (see syncingPackages).
+func (lp *loaded) outsideSync(path string) bool {
+	if !lp.syncs[path] {
+		return false
+	}
+	for _, p := range lp.all() {
+		if p.PkgPath == path {
+			return false
+		}
+	}
+	return true
 }
 
 // all returns the packages whose files are rewritten: the package (its

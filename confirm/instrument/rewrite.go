@@ -80,6 +80,12 @@ type fileRewriter struct {
 	// keepReal holds the sync type references that must stay real (fallback).
 	keepReal map[token.Pos]bool
 
+	// outside reports whether a package outside the standard library
+	// runs uncontrolled and may synchronize (see loaded.outsideSync).
+	outside func(path string) bool
+	// stack holds the ancestors of the node being visited.
+	stack []ast.Node
+
 	usesRT, usesUnsafe bool
 	rewrittenPkgRefs   map[*ast.Ident]bool // package qualifiers whose selector was replaced
 	handled            map[ast.Node]bool   // nodes lowered by an enclosing construct
@@ -161,6 +167,7 @@ func (r *fileRewriter) rewrite() {
 			parent = stack[len(stack)-1]
 		}
 		stack = append(stack, n)
+		r.stack = stack
 		r.visit(n, parent, d)
 		return true
 	})
@@ -409,6 +416,9 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 		}
 	}
 	r.syncCall(call)
+	if r.outsideCall(call) {
+		r.extCall(call, d)
+	}
 }
 
 // timeMethod returns the runtime function replacing the call of a Stop or

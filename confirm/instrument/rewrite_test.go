@@ -190,6 +190,27 @@ func f(ctx context.Context) time.Duration {
 				"confirmrt.AllocsPerRun(1,", "return confirmrt.Since(confirmrt.Now())"},
 		},
 		{
+			name: "calls into uncontrolled code that may synchronize",
+			src: `import ("io"; "sync")
+type box struct{ m sync.Map; p sync.Pool; l sync.Locker }
+func f(b *box, r *io.PipeReader) (any, bool) {
+	b.m.Store(1, 2)
+	v, ok := b.m.Load(1)
+	_ = b.p.Get()
+	defer b.m.Delete(1)
+	for i := 0; i < 2; b.m.Store(i, i) { i++ }
+	_, _ = r.Read(nil)
+	b.l.Lock()
+	go b.m.Clear()
+	_ = v
+	return b.m.LoadOrStore(3, ok)
+}`,
+			want: []string{"b.m.Store(1, 2); confirmrt.ExtDone()", "v, ok := confirmrt.Ext2(b.m.Load(1))", "_ = confirmrt.Ext1(b.p.Get())",
+				"defer confirmrt.ExtDone(); defer b.m.Delete(1)", "for i := 0; i < 2; func() { b.m.Store(i, i); confirmrt.ExtDone() }()",
+				"_, _ = confirmrt.Ext2(r.Read(nil))", "b.l.Lock(); confirmrt.ExtDone()", "return confirmrt.Ext2(b.m.LoadOrStore(3, ok))"},
+			not: []string{"Clear(); confirmrt.ExtDone"},
+		},
+		{
 			name: "sync package fully replaced",
 			src: `import "sync"
 var mu sync.Mutex

@@ -70,7 +70,7 @@ func (e *exec) enabledLocked() []*G {
 // (a bit per kind): canRunLocked need not be asked.
 const alwaysEnabled = 1<<opGo | 1<<opExit | 1<<opUnlock | 1<<opRUnlock | 1<<opTryLock |
 	1<<opTryRLock | 1<<opWGAdd | 1<<opCondWait | 1<<opCondSignal | 1<<opCondBroadcast |
-	1<<opClose | 1<<opAtomic | 1<<opYield | 1<<opRead | 1<<opWrite | 1<<opObserve
+	1<<opClose | 1<<opAtomic | 1<<opYield | 1<<opRead | 1<<opWrite | 1<<opObserve | 1<<opExt
 
 // canRunLocked reports whether g's pending operation can proceed without
 // an external event.
@@ -298,6 +298,8 @@ func (e *exec) execLocked(g *G, en []*G) bool {
 		g.acquire(o.hdr)
 		g.release(o.hdr)
 	case opYield, opSleep:
+	case opExt:
+		g.acquire(&e.ext)
 	case opRead, opWrite:
 		ev.loc = o.loc
 		e.execAccessLocked(g)
@@ -366,6 +368,8 @@ func polls(o *op) bool {
 		return !o.ok
 	case opAtomic:
 		return o.load
+	case opExt:
+		return true // a call into uncontrolled code, often to look at its state
 	}
 	return false
 }

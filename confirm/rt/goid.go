@@ -2,6 +2,8 @@ package rt
 
 import (
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -32,6 +34,47 @@ func parseGoid(s string) int64 {
 	}
 	return id
 }
+
+// blockedOutside reports whether the goroutine with runtime id goid is
+// blocked (on a lock, a channel, a WaitGroup, a sleep, I/O), as a dump of
+// all stacks says. Called when a controlled goroutine holding the turn
+// has not reached its next scheduling point for a while: blocked, it is
+// waiting in uncontrolled code for something another goroutine must do,
+// and is detached at once instead of after the stall time. A dump stops
+// the world, so it is taken once per such wait.
+func blockedOutside(goid int64) bool {
+	if goid == 0 {
+		return false
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	header := "goroutine " + strconv.FormatInt(goid, 10) + " ["
+	i := strings.Index(string(buf), header)
+	if i < 0 || i > 0 && buf[i-1] != '\n' {
+		return false
+	}
+	state := string(buf[i+len(header):])
+	if j := strings.IndexAny(state, ",]"); j >= 0 {
+		state = state[:j]
+	}
+	for _, w := range blockedStates {
+		if strings.HasPrefix(state, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockedStates are the states of a goroutine dump's header that mean the
+// goroutine waits (see runtime's waitReason strings).
+var blockedStates = []string{"semacquire", "sync.", "chan receive", "chan send", "select", "sleep", "IO wait", "sync.Cond.Wait"}
 
 // Strays are controlled goroutines that outlived their execution (stuck in
 // uncontrolled code when it ended). While any exist, every operation

@@ -36,6 +36,7 @@ const (
 	opObserve
 	opCondSleep
 	opSubtest
+	opExt
 	numOpKinds
 )
 
@@ -68,6 +69,7 @@ var opNames = [numOpKinds]string{
 	opObserve:       "observe",
 	opCondSleep:     "cond.wait",
 	opSubtest:       "subtest",
+	opExt:           "outside",
 }
 
 func (k opKind) String() string {

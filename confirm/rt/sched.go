@@ -157,13 +157,16 @@ type exec struct {
 	// code.
 	// randSeed seeds rng and rng2, the sources of math/rand's and
 	// math/rand/v2's top-level functions (rand.go); tokens record it.
-	randSeed             uint64
-	rng                  *rand.Rand
-	rng2                 *randv2.Rand
-	now, start           time.Time
-	timers               timerHeap
-	tseq                 uint64
-	timeChans            map[chanKey]*vtimer
+	randSeed   uint64
+	rng        *rand.Rand
+	rng2       *randv2.Rand
+	now, start time.Time
+	timers     timerHeap
+	tseq       uint64
+	timeChans  map[chanKey]*vtimer
+	// ext orders the calls into code the runtime does not control that
+	// may synchronize (see Ext): each releases into it and acquires it.
+	ext                  objHdr
 	ctxs                 map[chanKey]*ctxState // contexts made under control, by Done channel
 	testCtxs             map[cleaner]*testCtx  // t.Context() of the test and its subtests
 	idleSince, idleClock time.Time
@@ -246,7 +249,11 @@ const (
 	// can run and uncontrolled code may be what they wait for.
 	sleepReal = 200 * time.Microsecond
 
-	defaultStall     = 150 * time.Millisecond
+	defaultStall = 150 * time.Millisecond
+	// blockedAfter is how long the turn holder may be away from its
+	// next scheduling point before the monitor looks whether it is
+	// blocked in uncontrolled code (see blockedOutside).
+	blockedAfter     = 3 * time.Millisecond
 	defaultMaxSteps  = 100000
 	defaultTailSteps = 20000
 )
@@ -906,7 +913,8 @@ func (e *exec) finish() {
 // nothing at all progresses for e.stuck.
 func (e *exec) monitor() {
 	lastStep, lastChange := -1, time.Now()
-	tick := e.stall / 4
+	looked := false // whether the turn holder was looked at since the last step
+	tick := min(e.stall/4, blockedAfter)
 	timer := time.NewTimer(tick)
 	defer timer.Stop()
 	idleWait := time.Millisecond
@@ -925,11 +933,18 @@ func (e *exec) monitor() {
 		if e.step != lastStep {
 			lastStep, lastChange = e.step, now
 			idleWait = time.Millisecond
+			looked = false
 		}
 		next := tick
 		switch {
 		case e.cur != nil && e.cur.state == gRunning:
-			if now.Sub(lastChange) >= e.stall {
+			away := now.Sub(lastChange)
+			blocked := false
+			if !looked && away >= blockedAfter {
+				looked = true
+				blocked = blockedOutside(e.cur.goid.Load())
+			}
+			if blocked || away >= e.stall {
 				e.slowPathLocked()
 				e.cur.state = gDetached
 				e.ndetached++

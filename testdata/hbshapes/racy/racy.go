@@ -5,8 +5,11 @@ package racy
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/semaphore"
 
 	"example.com/hbshapes/spin"
 )
@@ -165,4 +168,33 @@ func Cancel(s *State) int {
 	go func() { cancel(); s.v = 13 }()
 	<-ctx.Done()
 	return s.v
+}
+
+// Map publishes s.v through a sync.Map, whose Store synchronizes before
+// the Load that observes it.
+func Map(s *State) int {
+	var m sync.Map
+	go func() { m.Store("v", true); s.v = 17 }()
+	for {
+		if _, ok := m.Load("v"); ok {
+			return s.v
+		}
+		runtime.Gosched()
+	}
+}
+
+// Semaphore guards s.n with a semaphore of another module used as a lock.
+func Semaphore(s *State) {
+	sem := semaphore.NewWeighted(1)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = sem.Acquire(context.Background(), 1)
+			sem.Release(1)
+			s.n++
+		}()
+	}
+	wg.Wait()
 }

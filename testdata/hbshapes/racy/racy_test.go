@@ -13,3 +13,5 @@ func TestCond(t *testing.T)       { Cond(new(State)) }
 func TestWaitGroup(t *testing.T)  { WaitGroup(new(State)) }
 func TestClose(t *testing.T)      { Close(new(State)) }
 func TestCancel(t *testing.T)     { Cancel(new(State)) }
+func TestMap(t *testing.T)        { Map(new(State)) }
+func TestSemaphore(t *testing.T)  { Semaphore(new(State)) }

@@ -7,8 +7,11 @@ package shapes
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/semaphore"
 
 	"example.com/hbshapes/spin"
 )
@@ -167,4 +170,33 @@ func Cancel(s *State) int {
 	go func() { s.v = 13; cancel() }()
 	<-ctx.Done()
 	return s.v
+}
+
+// Map publishes s.v through a sync.Map, whose Store synchronizes before
+// the Load that observes it.
+func Map(s *State) int {
+	var m sync.Map
+	go func() { s.v = 17; m.Store("v", true) }()
+	for {
+		if _, ok := m.Load("v"); ok {
+			return s.v
+		}
+		runtime.Gosched()
+	}
+}
+
+// Semaphore guards s.n with a semaphore of another module used as a lock.
+func Semaphore(s *State) {
+	sem := semaphore.NewWeighted(1)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = sem.Acquire(context.Background(), 1)
+			s.n++
+			sem.Release(1)
+		}()
+	}
+	wg.Wait()
 }
