@@ -114,7 +114,9 @@ func (r *report) printText(w io.Writer, res *runner.Result) {
 		}
 	case rt.VerdictDiverged:
 		printf(w, "%s: %s of %s: the replay diverged from its token: %s\n", what, res.Test, r.Package, res.Divergence)
-		printf(w, "(the code changed since the token was made, or the test depends on something the schedule does not fix, such as time, randomness or state left by other tests)\n")
+		if !strings.Contains(res.Divergence, rt.UncontrolledCause) {
+			printf(w, "(the code changed since the token was made, or the test depends on something the schedule does not fix, such as state left by other tests or the real time)\n")
+		}
 	default:
 		kind := res.Verdict
 		if res.Failure != nil {

@@ -117,6 +117,7 @@ func (e *exec) advanceClockLocked() bool {
 		// Uncontrolled code may be what they wait for: let virtual time
 		// follow real time from when the execution went idle.
 		now := time.Now()
+		e.realClock = true
 		if e.idleSince.IsZero() {
 			e.idleSince, e.idleClock = now, e.now
 		}

@@ -152,6 +152,7 @@ func (e *exec) cancelFunc(ctx context.Context, cs *ctxState, raw context.CancelC
 		if e2, g, md := enter(); md == modeCtl {
 			if e2.epoch == epoch && ctx.Err() == nil {
 				g.release(&cs.hdr)
+				g.release(&e2.ext) // uncontrolled code may be what waits
 			}
 			e2.mu.Unlock()
 		}

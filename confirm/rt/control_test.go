@@ -74,6 +74,32 @@ func TestReplayReproduces(t *testing.T) {
 	}
 }
 
+// TestReplayDivergesUncontrolled: a replay that diverges after a
+// goroutine blocked in code the runtime does not control says so.
+func TestReplayDivergesUncontrolled(t *testing.T) {
+	divergeCalls.Store(0)
+	body := func(t *testing.T) {
+		ch := MakeChan[int](0)
+		Go(func() {
+			time.Sleep(10 * time.Millisecond) // the real one: uncontrolled
+			Send(ch, 1)
+		})
+		if divergeCalls.Add(1) > 1 {
+			Go(func() { Send(ch, 2) })
+		}
+		Recv(ch)
+		panic("end")
+	}
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 1}, body)
+	if res.Verdict != VerdictError {
+		t.Fatalf("verdict %q", res.Verdict)
+	}
+	rep := search(t, Config{Strategy: "replay", Replay: res.Token}, body)
+	if rep.Verdict != VerdictDiverged || !strings.Contains(rep.Divergence, UncontrolledCause) || !strings.Contains(rep.Divergence, "ran detached") {
+		t.Fatalf("replay verdict %q divergence %q, want diverged with its uncontrolled cause", rep.Verdict, rep.Divergence)
+	}
+}
+
 // divergeCalls makes the next body behave differently on each call.
 var divergeCalls atomic.Int32
 
@@ -100,7 +126,9 @@ func TestReplayDiverges(t *testing.T) {
 	if rep.Verdict != VerdictDiverged || !strings.Contains(rep.Divergence, "step") {
 		t.Fatalf("replay verdict %q divergence %q, want diverged", rep.Verdict, rep.Divergence)
 	}
-	t.Logf("divergence: %s", rep.Divergence)
+	if strings.Contains(rep.Divergence, UncontrolledCause) {
+		t.Errorf("divergence %q names an uncontrolled cause; nothing ran outside control", rep.Divergence)
+	}
 	if _, err := newStrategy(&Config{Strategy: "replay", Replay: res.Token}, "OtherTest"); err == nil || !strings.Contains(err.Error(), "not \"OtherTest\"") {
 		t.Errorf("token of another test: err = %v", err)
 	}

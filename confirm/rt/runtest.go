@@ -302,6 +302,30 @@ func (s *searcher) explore(strategy Strategy) {
 	}
 }
 
+// UncontrolledCause introduces, in a divergence, what of the execution
+// the schedule does not fix.
+const UncontrolledCause = "; likely cause: "
+
+// uncontrolledCause says what in e ran outside the schedule's control, ""
+// when nothing did: goroutines detached in uncontrolled code, goroutines
+// the runtime did not start, a virtual clock that followed real time.
+func (e *exec) uncontrolledCause() string {
+	var why []string
+	if e.ndetachedEver > 0 {
+		why = append(why, fmt.Sprintf("%d goroutines ran detached in code Confirm does not control, whose timing the schedule cannot fix", e.ndetachedEver))
+	}
+	if n := e.foreignOps.Load(); n > 0 {
+		why = append(why, fmt.Sprintf("goroutines Confirm did not start made %d operations", n))
+	}
+	if e.realClock {
+		why = append(why, "the virtual clock followed real time while uncontrolled code could run")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return UncontrolledCause + strings.Join(why, "; ")
+}
+
 // checkReplay decides the verdict of a replay: the execution must follow
 // its token and end in the failure the token recorded, if it recorded one.
 func (s *searcher) checkReplay(e *exec, o *Outcome) {
@@ -309,17 +333,14 @@ func (s *searcher) checkReplay(e *exec, o *Outcome) {
 	want := s.replayed.expect
 	switch {
 	case o.Diverged != "":
-		s.res.Verdict, s.res.Divergence = VerdictDiverged, o.Diverged
-		if e.ndetachedEver > 0 {
-			s.res.Divergence += fmt.Sprintf(" (%d goroutines ran detached in code Confirm does not control, whose timing the schedule cannot fix)", e.ndetachedEver)
-		}
+		s.res.Verdict, s.res.Divergence = VerdictDiverged, o.Diverged+e.uncontrolledCause()
 	case want != nil && (o.Failure == nil || o.Failure.signatureHash() != want.sig):
 		got := "no failure"
 		if o.Failure != nil {
 			got = o.Failure.Kind + ": " + firstLine(o.Failure.Message)
 		}
 		s.res.Verdict, s.res.Failure = VerdictDiverged, o.Failure
-		s.res.Divergence = fmt.Sprintf("the schedule was followed, but the execution ended with %s; the token recorded a %s", got, want.kind)
+		s.res.Divergence = fmt.Sprintf("the schedule was followed, but the execution ended with %s; the token recorded a %s", got, want.kind) + e.uncontrolledCause()
 	case o.Failure != nil:
 		s.res.Verdict, s.res.Failure = VerdictError, o.Failure
 		if o.Failure.Kind == FailStuck {

@@ -170,6 +170,7 @@ type exec struct {
 	ctxs                 map[chanKey]*ctxState // contexts made under control, by Done channel
 	testCtxs             map[cleaner]*testCtx  // t.Context() of the test and its subtests
 	idleSince, idleClock time.Time
+	realClock            bool // the clock once waited on real time for uncontrolled code
 	// cleanups are the functions registered with Cleanup, by the test
 	// or subtest they run at the end of (see Cleanup).
 	cleanups  map[cleaner][]func()
