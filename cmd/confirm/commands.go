@@ -167,6 +167,8 @@ func runNotes(results []*runner.Result) []string {
 		case r.Serial != nil:
 			notes = append(notes, fmt.Sprintf("%s fails without any interleaving (%s: %s); failures like it are not reported as concurrency bugs",
 				r.Test, r.Serial.Kind, firstLine(r.Serial.Message)))
+		case r.Stats.OverBudget > 0 && r.Stats.OverBudget == r.Stats.Executions:
+			notes = append(notes, fmt.Sprintf("%s was cut off when its share of the budget ran out during its first execution (an execution takes longer); raise -budget", r.Test))
 		}
 	}
 	return notes

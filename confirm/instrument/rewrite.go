@@ -436,21 +436,28 @@ func (r *fileRewriter) timeMethod(sel *ast.SelectorExpr) string {
 }
 
 // testingTMethod returns the name of the method of *testing.T that sel
-// calls, or "".
+// calls (for Cleanup and Context, also of B, F and TB), or "".
 func (r *fileRewriter) testingTMethod(sel *ast.SelectorExpr) string {
 	s := r.info.Selections[sel]
 	if s == nil || s.Kind() != types.MethodVal || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != "testing" {
 		return ""
 	}
-	if named, ok := derefNamed(s.Recv()); !ok || named.Obj().Name() != "T" {
+	named, ok := derefNamed(s.Recv())
+	if !ok {
 		return ""
 	}
-	// T's own methods, and Cleanup and Context, which T has from the
-	// testing package's common (embedded) part.
-	if len(s.Index()) != 1 && s.Obj().Name() != "Cleanup" && s.Obj().Name() != "Context" {
-		return ""
+	switch name := s.Obj().Name(); {
+	case name == "Cleanup" || name == "Context":
+		// Of T, B, F (from the testing package's common, embedded part)
+		// and TB: the function may be given any of them.
+		switch named.Obj().Name() {
+		case "T", "B", "F", "TB":
+			return name
+		}
+	case named.Obj().Name() == "T" && len(s.Index()) == 1:
+		return name // T's own methods
 	}
-	return s.Obj().Name()
+	return ""
 }
 
 func derefNamed(t types.Type) (*types.Named, bool) {

@@ -278,9 +278,11 @@ func helper(t *testing.T, b *testing.B) {
 	_ = run
 	t.Cleanup(func() { run("z", nil) })
 	_ = t.Context().Done()
-}`,
+}
+func tbHelper(tb testing.TB) { tb.Cleanup(func() {}); _ = tb.Context() }`,
 			want: []string{"confirmrt.Run(t, \"x\", func(t *testing.T) { confirmrt.Parallel(t) })", "b.Run(\"y\"", "run := t.Run",
-				"confirmrt.Cleanup(t, func() { run(\"z\", nil) })", "_ = confirmrt.TestContext(t).Done()"},
+				"confirmrt.Cleanup(t, func() { run(\"z\", nil) })", "_ = confirmrt.TestContext(t).Done()",
+				"confirmrt.Cleanup(tb, func() {}); _ = confirmrt.TestContext(tb)"},
 		},
 		{
 			name: "exit and fatal",

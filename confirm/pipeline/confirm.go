@@ -303,7 +303,9 @@ func ended(res *runner.Result, race bool) string {
 		why = fmt.Sprintf("%s runs the warned accesses in one goroutine only (%s): it cannot show this race", res.Test, plural(s.Executions, "execution"))
 	case s.Exhausted:
 		why = fmt.Sprintf("every schedule of %s was explored (%s): none shows this", res.Test, plural(s.Executions, "execution"))
-	case s.Executions > 0 && s.Truncated == s.Executions:
+	case s.Executions > 0 && s.OverBudget == s.Executions:
+		why = fmt.Sprintf("the budget ran out during the first execution of %s: an execution takes longer than the budget; raise -budget", res.Test)
+	case s.Executions > 0 && s.Truncated+s.OverBudget == s.Executions:
 		why = fmt.Sprintf("every execution of %s was cut off at the step bound; raise -max-steps", res.Test)
 	default:
 		why = fmt.Sprintf("not found within the budget (%s of %s)", plural(s.Executions, "execution"), res.Test)

@@ -231,11 +231,15 @@ func (e *exec) hungLocked() {
 	e.endLocked(e.blockedFailureLocked(FailDeadlock, msg, blocked))
 }
 
-// clockNow returns the time of the caller: virtual under control.
+// clockNow returns the time of the caller: virtual under control. Each
+// reading moves the virtual clock by a nanosecond, so that, as with the
+// real monotonic clock, a later reading is later (tests check that a
+// duration measured across some work is positive).
 func clockNow() time.Time {
 	e, _, md := enter()
 	if md == modeCtl {
 		defer e.mu.Unlock()
+		e.now = e.now.Add(time.Nanosecond)
 		return e.now
 	}
 	return time.Now()

@@ -1,6 +1,10 @@
 package rt
 
-import "unsafe"
+import (
+	"slices"
+	"sync/atomic"
+	"unsafe"
+)
 
 // The model state of a Mutex, RWMutex, WaitGroup, Once or Cond lives in
 // its execution, in exec.models, not in the value: an unlocked Mutex then
@@ -100,7 +104,24 @@ type wgModel struct {
 }
 
 func (wg *WaitGroup) modelLocked(e *exec) *wgModel {
-	return modelOf(e, unsafe.Pointer(wg), kindWG, func(m *wgModel) *objHdr { return &m.h })
+	return modelOf(e, unsafe.Pointer(wg), kindWG, func(m *wgModel) *objHdr {
+		e.wgs = append(e.wgs, unsafe.Pointer(wg))
+		return &m.h
+	})
+}
+
+// endedWGs holds the addresses of the WaitGroups the execution that ended
+// last modelled: their counters lived in its models, not in the real
+// WaitGroups, so what uncontrolled code does with them afterwards (a
+// cleanup testing runs, a goroutine that outlived the execution) must not
+// reach the real counter, which a Done would make negative.
+var endedWGs atomic.Pointer[[]unsafe.Pointer]
+
+// modelledBefore reports whether the execution that ended last modelled
+// wg.
+func (wg *WaitGroup) modelledBefore() bool {
+	p := endedWGs.Load()
+	return p != nil && slices.Contains(*p, unsafe.Pointer(wg))
 }
 
 // onceModel is a Once in an execution; whether f ran is the Once's own

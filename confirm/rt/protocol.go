@@ -257,6 +257,10 @@ type Stats struct {
 	// Truncated counts the executions cut off at the step bound
 	// (Config.MaxSteps): they ended without a verdict.
 	Truncated int `json:"truncated,omitempty"`
+	// OverBudget counts the executions cut off, without a verdict,
+	// because the search's budget ran out while they ran (an execution
+	// that takes longer than the budget).
+	OverBudget int `json:"overBudget,omitempty"`
 	// Ignored counts the failing executions whose failure the serial
 	// execution also had (no interleaving needed).
 	Ignored int `json:"ignored,omitempty"`

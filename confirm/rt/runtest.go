@@ -187,6 +187,9 @@ func (s *searcher) run(strategy Strategy, k int) (*exec, *Outcome) {
 	strategy.Begin(k)
 	e := newExec(s.cfg, s.runs, strategy)
 	e.want, e.siteLocs = s.want, s.siteLocs
+	if s.budget > 0 && s.replayed == nil {
+		e.deadline = s.start.Add(s.budget)
+	}
 	s.runs++
 	e.reuse(s.prev)
 	s.prev = e
@@ -196,7 +199,9 @@ func (s *searcher) run(strategy Strategy, k int) (*exec, *Outcome) {
 	st.Steps += int64(e.step)
 	st.ForeignOps += e.foreignOps.Load()
 	st.Goroutines = max(st.Goroutines, len(e.gs))
-	if e.truncated {
+	if e.overBudget {
+		st.OverBudget++
+	} else if e.truncated {
 		st.Truncated++
 	}
 	st.TooManyGoroutines = st.TooManyGoroutines || e.tooMany
@@ -529,6 +534,9 @@ func (e *exec) runMain(f func(), fnPC uintptr) {
 	e.handoffLocked(e.decideLocked())
 	e.finish()
 	active.Store(nil)
+	if e.wgs != nil || endedWGs.Load() != nil {
+		endedWGs.Store(&e.wgs)
+	}
 }
 
 // outcome returns what the finished execution found; passed is the

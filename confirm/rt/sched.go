@@ -138,6 +138,10 @@ type exec struct {
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
 	diverged string
 	toolErr  string // the search cannot go on (VerdictInvalid)
+	// deadline is when the search's budget runs out (zero: none); an
+	// execution still running then is cut off, overBudget set.
+	deadline   time.Time
+	overBudget bool
 	// truncated is set when the execution was cut off at the step bound
 	// (or, tooMany, because it started more than maxGoroutines).
 	truncated, tooMany bool
@@ -168,6 +172,7 @@ type exec struct {
 	// may synchronize (see Ext): each releases into it and acquires it.
 	ext                  objHdr
 	ctxs                 map[chanKey]*ctxState // contexts made under control, by Done channel
+	wgs                  []unsafe.Pointer      // the WaitGroups modelled (see endedWGs)
 	testCtxs             map[cleaner]*testCtx  // t.Context() of the test and its subtests
 	idleSince, idleClock time.Time
 	realClock            bool // the clock once waited on real time for uncontrolled code
@@ -510,6 +515,11 @@ func (e *exec) decideLocked() *G {
 			if !e.ended {
 				e.idleOrEndLocked()
 			}
+			return nil
+		}
+		if e.pastDeadline() {
+			e.truncated, e.overBudget = true, true
+			e.endLocked(nil)
 			return nil
 		}
 		if e.step >= e.maxSteps || e.bodyDone && e.step-e.bodyEnd > e.tailSteps {
@@ -956,6 +966,13 @@ func (e *exec) monitor() {
 				e.mu.Lock()
 			}
 		case e.cur == nil:
+			if !e.deadline.IsZero() && now.After(e.deadline) {
+				// Waiting on uncontrolled code past the budget.
+				e.truncated, e.overBudget = true, true
+				e.endLocked(nil)
+				e.mu.Unlock()
+				return
+			}
 			if e.bodyDone && now.Sub(lastChange) >= e.stall {
 				// The body returned; what is left waits on uncontrolled
 				// code or external channels, and a real test would not
@@ -977,6 +994,12 @@ func (e *exec) monitor() {
 		e.mu.Unlock()
 		timer.Reset(next)
 	}
+}
+
+// pastDeadline reports, every 256 steps, whether the search's budget ran
+// out during the execution.
+func (e *exec) pastDeadline() bool {
+	return !e.deadline.IsZero() && e.step&255 == 0 && time.Now().After(e.deadline)
 }
 
 // stuckFailureLocked describes an execution in which nothing progressed.

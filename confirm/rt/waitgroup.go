@@ -18,6 +18,9 @@ func (wg *WaitGroup) add(pc uintptr, delta int) {
 	e, g, md := enter()
 	switch md {
 	case modeReal:
+		if wg.modelledBefore() {
+			return // its counter was the execution's (see endedWGs)
+		}
 		wg.real.Add(delta)
 		return
 	case modeDying:
@@ -35,7 +38,9 @@ func (wg *WaitGroup) Wait() {
 	e, g, md := enter()
 	switch md {
 	case modeReal:
-		wg.real.Wait()
+		if !wg.modelledBefore() {
+			wg.real.Wait()
+		}
 		return
 	case modeDying:
 		return

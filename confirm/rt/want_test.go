@@ -494,3 +494,19 @@ func TestTestContext(t *testing.T) {
 		})
 	}
 }
+
+// TestWaitGroupAfterExecution: a cleanup that testing runs after the
+// execution (registered on t directly, not through Cleanup) calls Done on
+// a WaitGroup whose Add was modelled under control: the real counter never
+// saw that Add, so the Done must not reach it (it would panic with a
+// negative counter and end the test process).
+func TestWaitGroupAfterExecution(t *testing.T) {
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 3}, func(t *testing.T) {
+		var wg WaitGroup
+		wg.Add(1)
+		t.Cleanup(func() { wg.Done(); wg.Wait() })
+	})
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
+	}
+}

@@ -109,6 +109,7 @@ func Total(results []*Result) rt.Stats {
 		s.Seconds += r.Stats.Seconds
 		s.ForeignOps += r.Stats.ForeignOps
 		s.Truncated += r.Stats.Truncated
+		s.OverBudget += r.Stats.OverBudget
 		s.Ignored += r.Stats.Ignored
 	}
 	return s
