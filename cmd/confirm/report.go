@@ -183,11 +183,55 @@ func printTrace(w io.Writer, res *runner.Result, rel func(string, int) string) {
 	for _, g := range gs {
 		printf(w, "\n  %s\n", goroutineHeader(g, res.Test, involved[g.ID], rel))
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, ev := range byG[g.ID] {
-			printf(tw, "    %d\t%s\t%s\t%s\n", ev.Step, opText(ev), objectText(ev), rel(ev.File, ev.Line))
+		evs := byG[g.ID]
+		for i := 0; i < len(evs); {
+			k, n := repeated(evs, i)
+			for _, ev := range evs[i : i+k] {
+				printf(tw, "    %d\t%s\t%s\t%s\n", ev.Step, opText(ev), objectText(ev), rel(ev.File, ev.Line))
+			}
+			if n > 1 {
+				what := "step"
+				if k > 1 {
+					what = fmt.Sprintf("%d steps", k)
+				}
+				printf(tw, "    …\t\t\tthe %s above %s more (steps %d–%d)\n", what, plural(n-1, "time"), evs[i+k].Step, evs[i+k*n-1].Step)
+			}
+			i += k * n
 		}
 		_ = tw.Flush() // the writes it flushes are unchecked as well
 	}
+}
+
+// minRepeats is how many times in a row a goroutine must do the same
+// steps for the trace to print them once (a loop polling, a ticker's
+// goroutine ticking).
+const minRepeats = 3
+
+// repeated finds the block of at most 8 steps at evs[i:] that the
+// goroutine repeats, the same operations on the same objects at the same
+// positions, at least minRepeats times in a row; it returns the block's
+// length and the number of repetitions, or 1, 1.
+func repeated(evs []runner.Event, i int) (k, n int) {
+	same := func(a, b runner.Event) bool {
+		return a.Op == b.Op && a.Choice == b.Choice && a.Object == b.Object && a.Name == b.Name &&
+			a.File == b.File && a.Line == b.Line
+	}
+	for size := 1; size <= 8 && i+size*minRepeats <= len(evs); size++ {
+		reps := 1
+	blocks:
+		for j := i + size; j+size <= len(evs); j += size {
+			for d := range size {
+				if !same(evs[i+d], evs[j+d]) {
+					break blocks
+				}
+			}
+			reps++
+		}
+		if reps >= minRepeats {
+			return size, reps
+		}
+	}
+	return 1, 1
 }
 
 func goroutineHeader(g rt.Goroutine, test string, involved bool, rel func(string, int) string) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,5 +125,43 @@ func TestCheckStatus(t *testing.T) {
 				t.Errorf("status %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPrintTraceRepeats: steps a goroutine repeats in a row (a ticker's
+// goroutine, a polling loop) are printed once, with how often they
+// repeat; steps that differ (another object, a go to another goroutine)
+// are not folded.
+func TestPrintTraceRepeats(t *testing.T) {
+	ev := func(step int, op string, obj, line int) runner.Event {
+		return runner.Event{Event: rt.Event{Step: step, G: 1, Op: op, Object: obj, ObjectKind: "var", File: "/m/p.go", Line: line}}
+	}
+	var trace []runner.Event
+	step := 1
+	for range 5 { // a two-step loop, five times
+		trace = append(trace, ev(step, "select", 1, 10), ev(step+1, "atomic", 2, 11))
+		step += 2
+	}
+	trace = append(trace, ev(step, "atomic", 3, 11), ev(step+1, "atomic", 4, 11)) // other objects
+	for range 4 {
+		step++
+		trace = append(trace, ev(step+1, "yield", 0, 20))
+	}
+	res := &runner.Result{Test: "TestX", Trace: trace, Goroutines: []rt.Goroutine{{ID: 1, Parent: 0}}}
+	var out bytes.Buffer
+	printTrace(&out, res, func(f string, l int) string { return filepath.Base(f) + ":" + strconv.Itoa(l) })
+	got := out.String()
+	for _, want := range []string{
+		"the 2 steps above 4 times more (steps 3–10)",
+		"the step above 3 times more (steps 14–16)",
+		"[var #3]",
+		"[var #4]",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("trace lacks %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "select"); n != 1 {
+		t.Errorf("the loop's select printed %d times, want once:\n%s", n, got)
 	}
 }

@@ -966,8 +966,11 @@ func (e *exec) monitor() {
 				e.mu.Lock()
 			}
 		case e.cur == nil:
-			if !e.deadline.IsZero() && now.After(e.deadline) {
-				// Waiting on uncontrolled code past the budget.
+			if !e.deadline.IsZero() && now.After(e.deadline) && now.Sub(lastChange) < e.stall {
+				// Waiting on uncontrolled code past the budget, in an
+				// execution that still made progress lately (one that
+				// made none is hung, not slow: it is left to end as
+				// stuck, or to be killed as hung).
 				e.truncated, e.overBudget = true, true
 				e.endLocked(nil)
 				e.mu.Unlock()
