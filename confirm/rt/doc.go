@@ -37,12 +37,19 @@
 //     enabled goroutines.)
 //   - Time is one virtual clock per execution (clock.go): Now, Since,
 //     Until, Sleep, After, Tick, timers, tickers, AfterFunc and context
-//     deadlines read it; it jumps to the next deadline when every
-//     goroutine waits (or only spinners run), follows real time while
-//     uncontrolled code may be what they wait for, stops once the body
-//     returned, and ends an execution whose goroutines stay blocked past
-//     10 minutes of it. The top-level functions of math/rand draw from a
-//     source seeded per execution; the token records the seed (rand.go).
+//     deadlines read it, each reading a nanosecond after the last; it
+//     jumps to the next deadline when every goroutine waits, or when every
+//     enabled one spins (a yield, or a poll of what it polled since its
+//     last other step) and each took a round of steps since anything else
+//     happened; it follows real time while uncontrolled code may be what
+//     they wait for, stops once the body returned, and ends an execution
+//     whose goroutines stay blocked past 10 minutes of it. Context
+//     cancellation is modelled (context.go). The top-level functions of
+//     math/rand draw from a source seeded per execution; the token records
+//     the seed (rand.go).
+//   - Calls into uncontrolled code that may synchronize are followed by a
+//     point of kind "outside" (ext.go) that orders all such calls, so that
+//     a race they might order is not reported.
 //   - Oracles end an execution with a Failure: test failure, panic,
 //     deadlock (nothing enabled while goroutines wait on modelled objects,
 //     or a wait-for cycle among lock waiters even while others run), leak
@@ -74,7 +81,8 @@
 // execution (0 is the body). Since one controlled goroutine runs at a
 // time, the turn holder is the caller of an operation. A goroutine that
 // does not reach its next scheduling point within Config.StallMillis (it
-// blocks or computes in uncontrolled code) is detached and the others keep
+// computes in uncontrolled code), or that a stack dump shows blocked there
+// after 3ms, is detached and the others keep
 // running; from then on callers are identified by their runtime goroutine
 // id, and the detached goroutine rejoins at its next scheduling point. When
 // nothing progresses for 10s the execution ends with verdict "stuck".
