@@ -81,12 +81,11 @@
 //     statement is followed by confirmrt.ExtDone(), a deferred call is
 //     preceded by defer confirmrt.ExtDone(). Such calls are those of a
 //     package outside the standard library that is not rewritten and
-//     imports sync, sync/atomic, context, net, net/http, os/exec, os/signal
-//     or database/sql (or such a package), the methods of sync.Map,
-//     sync.Pool, io.PipeReader and io.PipeWriter, and calls through
-//     sync.Locker. A race whose accesses that code may order is so never
-//     reported; one that only a channel of a dependency orders (a package
-//     that imports none of those) is not covered.
+//     imports sync or sync/atomic (or a package of its own module that
+//     does), the methods of sync.Map, sync.Pool, io.PipeReader and
+//     io.PipeWriter, and calls through sync.Locker. A race whose accesses
+//     that code may order is so never reported; one that only a channel
+//     of a dependency, or another module it calls, orders is not covered.
 //
 // # Not instrumented
 //

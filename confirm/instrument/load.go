@@ -212,17 +212,12 @@ func (lp *loaded) loadDeps(ctx context.Context, cfg *packages.Config) error {
 	return nil
 }
 
-// syncImports are the standard packages through which a package can
-// synchronize goroutines: importing one makes a package outside the
-// standard library one that may synchronize.
-var syncImports = map[string]bool{
-	"sync": true, "sync/atomic": true, "context": true, "net": true, "net/http": true,
-	"os/exec": true, "os/signal": true, "database/sql": true,
-}
-
 // syncingPackages returns the packages outside the standard library in
 // the import graph of roots that may synchronize goroutines: they import
-// one of syncImports, or such a package.
+// sync or sync/atomic, or a package of their own module that does. (Not
+// through other modules: a test helper that imports a YAML library with a
+// cache behind a mutex does not synchronize its callers; and not through
+// channels alone, which an import does not show.)
 func syncingPackages(roots []*packages.Package) map[string]bool {
 	out := make(map[string]bool)
 	done := make(map[*packages.Package]bool)
@@ -234,10 +229,13 @@ func syncingPackages(roots []*packages.Package) map[string]bool {
 		done[p] = false // an import cycle through test variants ends here
 		syncs := false
 		for path, q := range p.Imports {
-			if q.Module == nil {
-				syncs = syncs || syncImports[path]
-			} else if visit(q) {
-				syncs = true
+			switch {
+			case q.Module == nil:
+				syncs = syncs || path == "sync" || path == "sync/atomic"
+			case p.Module != nil && q.Module.Path == p.Module.Path:
+				syncs = visit(q) || syncs
+			default:
+				visit(q)
 			}
 		}
 		done[p] = syncs
