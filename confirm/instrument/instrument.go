@@ -137,6 +137,11 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if !atLeastMinLang(lp.goVer) {
+		for name, src := range rtFiles {
+			rtFiles[name] = upgradeLang(src, filepath.Join(rtDir, name))
+		}
+	}
 	keep := make(map[token.Pos]bool)
 	fallbacks := &sink{} // notes of the fallbacks, across attempts
 	var out *rewritten
@@ -352,6 +357,13 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 			text, err := r.ed.render()
 			if err != nil {
 				return nil, fmt.Errorf("rewriting %s: %w", name, err)
+			}
+			ver := lp.goVer
+			if p.Module != nil && p.Module.GoVersion != "" {
+				ver = "go" + p.Module.GoVersion
+			}
+			if !atLeastMinLang(ver) {
+				text = upgradeLang(text, name)
 			}
 			out.files[name] = text
 			out.order = append(out.order, name)

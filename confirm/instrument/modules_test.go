@@ -102,19 +102,36 @@ func TestWorkspace(t *testing.T) {
 	}
 }
 
-// TestOldLanguageVersion checks that the runtime, compiled as a package of
-// the user's module, builds in a module that declares an old Go version.
+// TestOldLanguageVersion checks that the runtime and the rewritten files,
+// which call generic functions, build in a module that declares a Go
+// version older than they need (gcache says go 1.15), with or without a
+// build constraint of their own, and that positions stay those of the
+// original lines (runtime.Caller in the rewritten file).
 func TestOldLanguageVersion(t *testing.T) {
-	dir := writeModule(t, map[string]string{
-		"p.go":      "package p\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// F locks.\nfunc F(c chan int) { mu.Lock(); c <- 1; mu.Unlock() }\n",
-		"p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { c := make(chan int, 1); F(c); <-c }\n",
-	})
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.19\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := instrumentFixture(t, dir, ".", Request{})
-	out, err := goTest(t, res, dir, "-v")
-	if err != nil || !strings.Contains(out, "--- PASS: TestF") {
-		t.Fatalf("go test: %v\n%s", err, out)
+	for _, v := range []string{"1.13", "1.19", ""} {
+		t.Run("go "+v, func(t *testing.T) {
+			dir := writeModule(t, map[string]string{
+				"p.go": "package p\n\nimport (\n\t\"runtime\"\n\t\"sync\"\n)\n\nvar mu sync.Mutex\n\ntype S struct{ n int }\n\n" +
+					"// F locks.\nfunc F(c chan int, s *S) { mu.Lock(); s.n++; c <- s.n; mu.Unlock() }\n\n" +
+					"// Line is the line it is on.\nfunc Line() int { _, _, l, _ := runtime.Caller(0); return l }\n",
+				"q.go":      "// Package p.\n\n//go:build !plan9\n\npackage p\n\n// G is F.\nfunc G(c chan int, s *S) { F(c, s) }\n",
+				"p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tc := make(chan int, 1)\n\tG(c, new(S))\n\t<-c\n\tif l := Line(); l != 16 {\n\t\tt.Fatalf(\"Line() = %d, want 16\", l)\n\t}\n}\n",
+			})
+			mod := "module example.com/m\n"
+			if v != "" {
+				mod += "\ngo " + v + "\n"
+			}
+			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := instrumentFixture(t, dir, ".", Request{Accesses: true})
+			if q := rewrittenFile(t, res, "q.go"); !strings.Contains(q, "//go:build go1.21 && (!plan9)") {
+				t.Errorf("q.go's constraint not raised:\n%s", q)
+			}
+			out, err := goTest(t, res, dir, "-v")
+			if err != nil || !strings.Contains(out, "--- PASS: TestF") {
+				t.Fatalf("go test: %v\n%s", err, out)
+			}
+		})
 	}
 }
