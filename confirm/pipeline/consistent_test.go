@@ -127,3 +127,14 @@ func TestCollectBugs(t *testing.T) {
 		t.Errorf("bugs per finding: a %v, b %v, c %v; want the race on x.go each, and not y.go (it confirms b)", a.finding.Bugs, b.finding.Bugs, c.finding.Bugs)
 	}
 }
+
+// TestBugIDStable: a bug's id does not depend on where the module is
+// checked out, and tells different bugs apart.
+func TestBugIDStable(t *testing.T) {
+	a := BugID("deadlock: cond.wait /home/me/ants/ants.go:539")
+	b := BugID("deadlock: cond.wait /tmp/corpus/ants/ants.go:539")
+	c := BugID("deadlock: cond.wait /tmp/corpus/ants/ants.go:540")
+	if a != b || a == c {
+		t.Errorf("ids %s, %s (want equal) and %s (want different)", a, b, c)
+	}
+}

@@ -258,9 +258,16 @@ func (r Renderer) result(j *JSONFinding, res *runner.Result) {
 }
 
 // BugID is the id of the bug with signature sig: "bug-" and 8 hex digits
-// of its hash, stable across runs.
+// of its hash, stable across runs and checkouts (file names count without
+// their directories).
 func BugID(sig string) string {
-	h := sha256.Sum256([]byte(sig))
+	fields := strings.Fields(sig)
+	for i, f := range fields {
+		if j := strings.LastIndexByte(f, '/'); j >= 0 {
+			fields[i] = f[j+1:]
+		}
+	}
+	h := sha256.Sum256([]byte(strings.Join(fields, " ")))
 	return "bug-" + hex.EncodeToString(h[:4])
 }
 

@@ -181,7 +181,18 @@ func (f *Failure) Signature() string {
 			pos = append(pos, rw(a.Write)+" "+a.Pos)
 		}
 	case FailDeadlock, FailLeak:
+		// Where the goroutines wait; the waits in test files (a test
+		// waiting for its workers, a task blocked as the test made it)
+		// only when no wait is elsewhere: they vary with the schedule
+		// while the bug stays the one in the code.
+		inCode := false
 		for _, wt := range f.Waits {
+			inCode = inCode || len(wt.Frames) > 0 && !strings.Contains(wt.Frames[0], "_test.go:")
+		}
+		for _, wt := range f.Waits {
+			if inCode && (len(wt.Frames) == 0 || strings.Contains(wt.Frames[0], "_test.go:")) {
+				continue
+			}
 			p := wt.Op
 			if len(wt.Frames) > 0 {
 				p += " " + wt.Frames[0]
@@ -202,6 +213,12 @@ func (f *Failure) Signature() string {
 		if len(f.Frames) > 0 {
 			pos = append(pos, f.Frames[0])
 		}
+	case FailTest:
+		// The runner puts the test's messages in ("x_test.go:12: ..."):
+		// the position of the first one tells failures apart.
+		if p := messagePos(f.Message); p != "" {
+			pos = append(pos, p)
+		}
 	}
 	slices.Sort(pos)
 	pos = slices.Compact(pos)
@@ -209,6 +226,24 @@ func (f *Failure) Signature() string {
 		return f.Kind
 	}
 	return f.Kind + ": " + strings.Join(pos, ", ")
+}
+
+// messagePos returns the "file.go:line" a test failure's message starts
+// with, as testing writes it, or "".
+func messagePos(msg string) string {
+	msg = strings.TrimSpace(msg)
+	i := strings.IndexByte(msg, ':')
+	if i < 0 || !strings.HasSuffix(msg[:i], ".go") {
+		return ""
+	}
+	j := i + 1
+	for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+		j++
+	}
+	if j == i+1 || j < len(msg) && msg[j] != ':' {
+		return ""
+	}
+	return msg[:j]
 }
 
 // signatureHash hashes the signature with file names reduced to their

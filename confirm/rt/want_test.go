@@ -82,6 +82,22 @@ func TestSignature(t *testing.T) {
 	if p1.Signature() != p2.Signature() {
 		t.Errorf("same panic, signatures %q and %q", p1.Signature(), p2.Signature())
 	}
+	// Waits in test files count only when nothing waits elsewhere: the
+	// same lost wake-up with the test's workers blocked at other lines.
+	w1 := &Failure{Kind: FailDeadlock, Waits: []Wait{{Op: "wg.wait", Frames: []string{"/m/a_test.go:30"}}, {Op: "cond.wait", Frames: []string{"/m/a.go:539"}}, {Op: "recv", Frames: []string{"/m/a_test.go:11"}}}}
+	w2 := &Failure{Kind: FailDeadlock, Waits: []Wait{{Op: "wg.wait", Frames: []string{"/m/a_test.go:61"}}, {Op: "cond.wait", Frames: []string{"/m/a.go:539"}}, {Op: "recv", Frames: []string{"/m/a_test.go:19"}}}}
+	w3 := &Failure{Kind: FailDeadlock, Waits: []Wait{{Op: "recv", Frames: []string{"/m/a_test.go:11"}}}}
+	w4 := &Failure{Kind: FailDeadlock, Waits: []Wait{{Op: "recv", Frames: []string{"/m/a_test.go:12"}}}}
+	if w1.Signature() != w2.Signature() || w3.Signature() == w4.Signature() {
+		t.Errorf("signatures %q, %q (want equal) and %q, %q (want different)", w1.Signature(), w2.Signature(), w3.Signature(), w4.Signature())
+	}
+	// Test failures differ by where the test failed.
+	f1 := &Failure{Kind: FailTest, Message: "a_test.go:610: \n\tError: not equal"}
+	f2 := &Failure{Kind: FailTest, Message: "a_test.go:612: boom"}
+	f3 := &Failure{Kind: FailTest, Message: "a_test.go:610: other words"}
+	if f1.Signature() == f2.Signature() || f1.Signature() != f3.Signature() || f1.Signature() != "test-failure: a_test.go:610" {
+		t.Errorf("test failure signatures %q, %q, %q", f1.Signature(), f2.Signature(), f3.Signature())
+	}
 }
 
 // TestWantKeepsSearching: a race on a neighbouring field does not end a
