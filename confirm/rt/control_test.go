@@ -626,3 +626,21 @@ func TestForeignCallerWhileTurnHeld(t *testing.T) {
 		t.Errorf("the foreign goroutine was not noticed (foreign operations %d, want 2)", res.Stats.ForeignOps)
 	}
 }
+
+// TestWaitsInRuntime: a goroutine blocked in the scheduler's own code
+// (its lock, a subtest's start) is not blocked in uncontrolled code.
+func TestWaitsInRuntime(t *testing.T) {
+	tests := []struct {
+		name, dump string
+		want       bool
+	}{
+		{"scheduler lock", "sync.Mutex.Lock]:\ninternal/sync.runtime_SemacquireMutex(...)\n\t" + stdSrc + "runtime/sema.go:95 +0x25\nsync.(*Mutex).Lock(...)\n\t" + stdSrc + "sync/mutex.go:46\nrt.enter()\n\t" + rtDir + "sched.go:340 +0x1\nuser.F()\n\t/m/user.go:3", true},
+		{"dependency", "select]:\ngolang.org/x/sync/semaphore.(*Weighted).Acquire(...)\n\t/go/pkg/mod/golang.org/x/sync/semaphore/semaphore.go:60 +0x1\nuser.F()\n\t/m/user.go:3", false},
+		{"user code on a real mutex", "sync.Mutex.Lock]:\nsync.(*Mutex).Lock(...)\n\t" + stdSrc + "sync/mutex.go:46\nuser.F()\n\t/m/user.go:3", false},
+	}
+	for _, tt := range tests {
+		if got := waitsInRuntime(tt.dump); got != tt.want {
+			t.Errorf("%s: waitsInRuntime = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

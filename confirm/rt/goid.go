@@ -60,14 +60,34 @@ func blockedOutside(goid int64) bool {
 	if i < 0 || i > 0 && buf[i-1] != '\n' {
 		return false
 	}
-	state := string(buf[i+len(header):])
+	dump := string(buf[i+len(header):])
+	if j := strings.Index(dump, "\n\n"); j >= 0 {
+		dump = dump[:j]
+	}
+	state := dump
 	if j := strings.IndexAny(state, ",]"); j >= 0 {
 		state = state[:j]
 	}
+	blocked := false
 	for _, w := range blockedStates {
-		if strings.HasPrefix(state, w) {
-			return true
+		blocked = blocked || strings.HasPrefix(state, w)
+	}
+	return blocked && !waitsInRuntime(dump)
+}
+
+// waitsInRuntime reports whether the first frame of a goroutine's stack
+// dump (its header line first) that is not the standard library's is one
+// of this package's: the goroutine waits in the scheduler itself (for its
+// lock, or for testing to start a subtest's goroutine), not in
+// uncontrolled code.
+func waitsInRuntime(dump string) bool {
+	lines := strings.Split(dump, "\n")
+	for k := 1; k+1 < len(lines); k += 2 {
+		file := strings.TrimSpace(lines[k+1])
+		if strings.HasPrefix(file, stdSrc) {
+			continue
 		}
+		return strings.HasPrefix(file, rtDir) && !strings.Contains(file, "_test.go:")
 	}
 	return false
 }

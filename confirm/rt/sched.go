@@ -145,10 +145,11 @@ type exec struct {
 	// truncated is set when the execution was cut off at the step bound
 	// (or, tooMany, because it started more than maxGoroutines).
 	truncated, tooMany bool
-	// t is the test of the execution; failedFirst says that it had
-	// failed when a deadlock ended the execution.
-	t           interface{ Failed() bool }
-	failedFirst bool
+	// t is the test of the execution; failedAtEnd says that it had
+	// failed when the execution ended, failedFirst that it had when a
+	// deadlock ended it.
+	t                        interface{ Failed() bool }
+	failedAtEnd, failedFirst bool
 	// want is the failure the search is for (Config.Want, or what a
 	// replay's token recorded); other races do not end the execution.
 	want *Want
@@ -775,7 +776,8 @@ func (e *exec) endLocked(f *Failure) {
 	// A deadlock after the test already failed is its consequence (a
 	// Close waiting for what a failed assertion left behind): the
 	// outcome is the test failure.
-	e.failedFirst = f != nil && f.Kind == FailDeadlock && e.t != nil && e.t.Failed()
+	e.failedAtEnd = e.t != nil && e.t.Failed()
+	e.failedFirst = f != nil && f.Kind == FailDeadlock && e.failedAtEnd
 	e.cur = nil
 	close(e.done)
 }

@@ -526,3 +526,31 @@ func TestWaitGroupAfterExecution(t *testing.T) {
 		t.Fatalf("verdict %q failure %+v", res.Verdict, res.Failure)
 	}
 }
+
+// TestCutOffSubtest: an execution cut off at the step bound while a
+// subtest runs ends without a verdict; and a cut-off execution whose test
+// failed only after the cut-off (a goroutine stopped on the way asserting
+// over half-done state) is no test failure, while one that failed before
+// it is.
+func TestCutOffSubtest(t *testing.T) {
+	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 3, MaxSteps: 50}, func(t *testing.T) {
+		for i := range 3 {
+			Run(t, itoa(i), func(st *testing.T) {
+				for range 40 {
+					Gosched()
+				}
+			})
+		}
+	})
+	if res.Verdict != VerdictNone || res.Stats.Truncated == 0 {
+		t.Errorf("verdict %q failure %+v, truncated %d: want a cut-off without a verdict", res.Verdict, res.Failure, res.Stats.Truncated)
+	}
+	for _, failedBefore := range []bool{false, true} {
+		e := newExec(&Config{}, 0, serial{})
+		e.truncated, e.failedAtEnd = true, failedBefore
+		o := e.outcome(false, "TestX")
+		if got := o.Failure != nil && o.Failure.Kind == FailTest; got != failedBefore {
+			t.Errorf("cut off, failed before the cut-off %v: failure %+v", failedBefore, o.Failure)
+		}
+	}
+}
