@@ -138,3 +138,19 @@ func TestBugIDStable(t *testing.T) {
 		t.Errorf("ids %s, %s (want equal) and %s (want different)", a, b, c)
 	}
 }
+
+// TestSummary: a test failure's one-line summary says what testify's
+// report says, not only where the test failed.
+func TestSummary(t *testing.T) {
+	tests := []struct{ msg, want string }{
+		{"a_test.go:12: len = 0, want 1", "a_test.go:12: len = 0, want 1"},
+		{"ants_test.go:547: \n\tError Trace:\t/m/ants_test.go:547\n\tError:      \tReceived unexpected error:\n\t            \ttoo many goroutines blocked on submit\n\tTest:       \tTestX",
+			"ants_test.go:547: Received unexpected error: too many goroutines blocked on submit"},
+		{"r_test.go:335: \n\tError Trace:\tr_test.go:335\n\tError:      \tNot equal: \n", "r_test.go:335: Not equal:"},
+	}
+	for _, tt := range tests {
+		if got := summary(tt.msg); got != tt.want {
+			t.Errorf("summary(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
+	}
+}

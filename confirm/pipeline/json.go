@@ -274,7 +274,35 @@ func BugID(sig string) string {
 // BugMessage says in one line what the bug is.
 func BugMessage(b *Bug) string {
 	f := b.Result.Failure
-	return fmt.Sprintf("%s found by %s: %s", bugKind(f.Kind), b.Test, firstLine(f.Message))
+	return fmt.Sprintf("%s found by %s: %s", bugKind(f.Kind), b.Test, summary(f.Message))
+}
+
+// summary is the first line of a failure's message, with, when that line
+// is only where a test failed ("x_test.go:12: " before testify's report),
+// the error the report gives.
+func summary(msg string) string {
+	lines := strings.Split(msg, "\n")
+	first := strings.TrimSpace(lines[0])
+	if !strings.HasSuffix(first, ":") {
+		return first
+	}
+	for i, l := range lines[1:] {
+		what, ok := strings.CutPrefix(strings.TrimSpace(l), "Error:")
+		if !ok {
+			continue
+		}
+		what = strings.TrimSpace(what)
+		if strings.HasSuffix(what, ":") && i+2 < len(lines) {
+			what += " " + strings.TrimSpace(lines[i+2])
+		}
+		return strings.TrimSpace(first + " " + what)
+	}
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(l); l != "" {
+			return first + " " + l
+		}
+	}
+	return first
 }
 
 // bugKind names a failure kind in a bug's message.
