@@ -269,6 +269,37 @@ func TestCheckNeighbours(t *testing.T) {
 	}
 }
 
+// TestCheckSelfLocks: a double lock through a helper, a recursive read
+// lock behind a waiting writer and a lock left held on an early return
+// (testdata/selflock), each on a path that needs an interleaving, are
+// confirmed as the warned kind, and each token replays.
+func TestCheckSelfLocks(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "selflock")
+	stdout, stderr, code := confirmIn(t, dir, "-budget", "10s", "-seed", "1", "-explore=false", "-json", "./...")
+	if code != exitFound {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	fs := parseFindings(t, stdout)
+	kinds := map[string]bool{}
+	for _, f := range fs {
+		kinds[f.Kind] = true
+		if f.Verdict != "confirmed" || f.Failure == nil || f.Failure.Kind != "deadlock" {
+			t.Errorf("%s: verdict %q failure %+v, want confirmed by a deadlock", f.Kind, f.Verdict, f.Failure)
+			continue
+		}
+		fields := strings.Fields(f.Replay)
+		out, errOut, rc := confirmIn(t, dir, "replay", "-token", f.Token, fields[len(fields)-1])
+		if rc != exitFound || !strings.Contains(out, "deadlock") {
+			t.Errorf("%s: replay exit %d:\n%s%s", f.Kind, rc, out, errOut)
+		}
+	}
+	for _, k := range []string{"double-lock", "rwr-deadlock", "lock-leak"} {
+		if !kinds[k] {
+			t.Errorf("no %s warning among %v:\n%s", k, kinds, stdout)
+		}
+	}
+}
+
 // TestCheckSequence confirms user-given sequences: the AB-BA interleaving
 // of testdata/bank (with -trials) and the Wait-before-Add interleaving of
 // testdata/waitgroup, which no analyzer flags; the same sequence on the

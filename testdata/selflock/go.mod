@@ -1,0 +1,3 @@
+module example.com/selflock
+
+go 1.22
