@@ -14,7 +14,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -24,11 +23,12 @@ import (
 
 // options are the command-line settings.
 type options struct {
-	dir     string
-	only    string
-	budget  time.Duration
-	replays int
-	flags   string
+	dir       string
+	only      string
+	budget    time.Duration
+	replays   int
+	flags     string
+	analyzers bool
 }
 
 // A module is a pinned module of modules.txt.
@@ -117,7 +117,7 @@ func parseJudged(text string) (map[string]*judgement, error) {
 // run runs the corpus and reports whether every claim is judged real and
 // replays.
 func run(ctx context.Context, o options, out, log io.Writer) (bool, error) {
-	mods, err := parseModules(modulesTxt)
+	mods, err := selectModules(o.only)
 	if err != nil {
 		return false, err
 	}
@@ -125,17 +125,8 @@ func run(ctx context.Context, o options, out, log io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if o.only != "" {
-		want := strings.Split(o.only, ",")
-		mods = slices.DeleteFunc(mods, func(m module) bool { return !slices.Contains(want, m.name) })
-		if len(mods) == 0 {
-			return false, fmt.Errorf("-modules %s names none of modules.txt", o.only)
-		}
-	}
-	if o.dir == "" {
-		if o.dir, err = os.MkdirTemp("", "confirm-corpus-"); err != nil {
-			return false, err
-		}
+	if err := ensureDir(&o); err != nil {
+		return false, err
 	}
 	root, err := repoRoot()
 	if err != nil {
@@ -164,6 +155,16 @@ func run(ctx context.Context, o options, out, log io.Writer) (bool, error) {
 		trials = append(trials, tr)
 	}
 	return report(out, trials, o.replays), nil
+}
+
+// ensureDir makes o.dir a new temporary directory when it is empty.
+func ensureDir(o *options) error {
+	if o.dir != "" {
+		return nil
+	}
+	var err error
+	o.dir, err = os.MkdirTemp("", "confirm-corpus-")
+	return err
 }
 
 // repoRoot returns the root of the confirm checkout the command runs in.

@@ -6,6 +6,7 @@
 // Usage:
 //
 //	go run ./cmd/corpus [-dir DIR] [-modules ants,puddle] [-budget 10s] [-replays 10]
+//	go run ./cmd/corpus -analyzers [-dir DIR] [-modules ants,puddle]
 //
 // It fetches each module through the module proxy (go mod download), copies
 // it to DIR (a temporary directory by default) and makes it writable, adds
@@ -16,6 +17,14 @@
 // those not judged yet, with what to write in judged.txt), the replays that
 // reproduced, and the wall time; and exits 1 when a claim is judged false,
 // not judged, or does not replay.
+//
+// With -analyzers it judges the analyzers instead: it runs them on each
+// module as confirm ./... does (packages with their tests, each warning
+// once), compares every warning with the judgements in findings.txt
+// ("module id true|false reason", written by reading the code), and prints
+// the precision per module and overall; it exits 1 when a warning is not
+// judged or precision is below its goals (80% overall, 50% for every
+// module).
 //
 // It needs the network (the module proxy) and takes minutes per module:
 // it is an evaluation to run and report, not part of the test suite.
@@ -37,6 +46,9 @@ var modulesTxt string
 //go:embed judged.txt
 var judgedTxt string
 
+//go:embed findings.txt
+var findingsTxt string
+
 func main() {
 	var o options
 	flag.StringVar(&o.dir, "dir", "", "directory for the module copies (default: a new temporary directory)")
@@ -44,6 +56,7 @@ func main() {
 	flag.DurationVar(&o.budget, "budget", 10*time.Second, "confirm's -budget per warning")
 	flag.IntVar(&o.replays, "replays", 10, "replays of every token")
 	flag.StringVar(&o.flags, "flags", "", "extra confirm flags, space-separated")
+	flag.BoolVar(&o.analyzers, "analyzers", false, "judge the analyzers' warnings (findings.txt) instead of confirm's claims")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: go run ./cmd/corpus [flags]\n\nFlags:\n")
 		flag.PrintDefaults()
@@ -51,7 +64,11 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	ok, err := run(ctx, o, os.Stdout, os.Stderr)
+	runner := run
+	if o.analyzers {
+		runner = runFindings
+	}
+	ok, err := runner(ctx, o, os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corpus: %v\n", err)
 		os.Exit(2)

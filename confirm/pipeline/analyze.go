@@ -19,6 +19,14 @@ import (
 // Analyzers are the analyzers whose warnings Run confirms.
 var Analyzers = []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
 
+// Analyze runs the analyzers as Run does before it confirms anything: on
+// the packages of opts.Patterns, with their tests, in opts.Dir. It returns
+// the warnings, each once, and the packages that could not be analyzed.
+func Analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
+	ws, errs, _, err := analyze(opts)
+	return ws, errs, err
+}
+
 // analyze loads the packages of opts.Patterns with their tests and runs
 // the analyzers on those that type-check. Packages with errors are
 // returned as PackageErrors quoting the compiler; the warnings of the
