@@ -43,6 +43,7 @@ func TestAnalyzer(t *testing.T) {
 			},
 			column: 4,
 		}}},
+		{"locks that are not package sync's", &noFacts, "lockers", nil},
 		{"unusual code", &noFacts, "odd", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{

@@ -160,7 +160,7 @@ func run(ctx context.Context, o options, out, log io.Writer) (bool, error) {
 // ensureDir makes o.dir a new temporary directory when it is empty.
 func ensureDir(o *options) error {
 	if o.dir != "" {
-		return nil
+		return os.MkdirAll(o.dir, 0o755)
 	}
 	var err error
 	o.dir, err = os.MkdirTemp("", "confirm-corpus-")

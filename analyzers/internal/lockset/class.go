@@ -321,7 +321,22 @@ func (c *Classifier) locker(v ssa.Value, depth int) (Ref, bool) {
 		if fa, ok := v.X.(*ssa.FieldAddr); ok && isSyncNamed(deref(fa.X.Type()), "Cond") {
 			return c.condLocker(fa.X, depth+1)
 		}
-		return c.stored(v.X, depth+1, c.locker)
+		if r, ok := c.stored(v.X, depth+1, c.locker); ok {
+			return r, true
+		}
+		// A Locker whose dynamic value is not known here (made by a
+		// function of another package, a spin lock over atomics): the
+		// lock is whatever the variable or field holding it refers to,
+		// named after that variable or field.
+		r, ok := c.path(v.X, depth+1)
+		if ok {
+			r.Class += "(Locker)"
+			if r.Inst != "" {
+				r.Inst += "*"
+			}
+			r.Value = v
+		}
+		return r, ok
 	case *ssa.Phi:
 		var first Ref
 		for _, e := range v.Edges {

@@ -461,6 +461,14 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 
 // call applies the effect of a call on st: a lock operation, or the
 // summaries of its callees.
+// noLockEffect reports whether fn's summary acquires, releases and holds
+// no lock: a lock of its own that the analysis does not see through (a
+// spin lock over atomics).
+func (e *engine) noLockEffect(fn *ssa.Function) bool {
+	s := e.summary(fn)
+	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0
+}
+
 func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, pos token.Pos, obs *observer) {
 	if op, ok := e.cls.Op(common); ok {
 		e.op(st, op, instr, pos, obs)
@@ -472,6 +480,10 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		if obs != nil && obs.paramCall != nil {
 			obs.paramCall(paramIndex(p), st.held)
 		}
+		return
+	}
+	if op, ok := e.cls.LockerOp(common); ok && e.noLockEffect(common.StaticCallee()) {
+		e.op(st, op, instr, pos, obs)
 		return
 	}
 	ci, _ := instr.(ssa.CallInstruction)

@@ -69,6 +69,62 @@ func (c *Classifier) Op(common *ssa.CallCommon) (Op, bool) {
 	return c.syncOp(fn.Name(), obj, common.Args[0])
 }
 
+// LockerOp recognizes, in the static call common, Lock, Unlock, RLock or
+// RUnlock of a type that is a sync.Locker but not one of package sync's
+// (a spin lock over atomics, a lock of another package) as the lock
+// operation of the receiver. The caller uses it only when what the callee
+// does to locks is not known otherwise: a method that locks a mutex of its
+// receiver has a summary that names that mutex.
+func (c *Classifier) LockerOp(common *ssa.CallCommon) (Op, bool) {
+	fn := common.StaticCallee()
+	if common.IsInvoke() || fn == nil || fn.Signature.Recv() == nil || len(common.Args) == 0 {
+		return Op{}, false
+	}
+	recv := common.Args[0]
+	kind, mode, ok := methodOp(fn.Name())
+	if !ok || kind == OpTryAcquire || fn.Signature.Params().Len() != 0 || fn.Signature.Results().Len() != 0 {
+		return Op{}, false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == "sync" {
+		return Op{}, false
+	}
+	if !implementsLocker(fn.Signature.Recv().Type()) {
+		return Op{}, false
+	}
+	r, ok := c.ref(recv, 0)
+	if !ok {
+		return Op{}, false
+	}
+	return Op{Kind: kind, Mode: mode, Ref: r, Method: fn.Name()}, true
+}
+
+// implementsLocker reports whether t, or a pointer to it, has the methods
+// Lock() and Unlock().
+func implementsLocker(t types.Type) bool {
+	has := func(t types.Type) bool {
+		ms := types.NewMethodSet(t)
+		for _, name := range []string{"Lock", "Unlock"} {
+			sel := ms.Lookup(nil, name)
+			if sel == nil {
+				return false
+			}
+			sig, ok := sel.Type().(*types.Signature)
+			if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	if has(t) {
+		return true
+	}
+	if _, ptr := t.(*types.Pointer); !ptr {
+		return has(types.NewPointer(t))
+	}
+	return false
+}
+
 // syncOp recognizes method name of sync.Mutex, sync.RWMutex or sync.Cond
 // (obj) called on recv.
 func (c *Classifier) syncOp(name string, obj *types.Func, recv ssa.Value) (Op, bool) {

@@ -51,7 +51,7 @@ func classes(a *Account, e *Embedded, b *Bank, m *sync.Mutex, i int) {
 	var local sync.Mutex
 	class(&local)       // want `class: a.classes.local`
 	class(rw.RLocker()) // want `class: a.rw`
-	class(b.l)          // want `class: unknown`
+	class(b.l)          // want `class: \(a.Bank\).l\(Locker\)`
 }
 
 func global() {
@@ -246,4 +246,22 @@ func panics() {
 		}
 	}()
 	panic("x")
+}
+
+// spin is a lock that is not package sync's.
+type spin uint32
+
+func (s *spin) Lock()   {}
+func (s *spin) Unlock() {}
+
+type guarded struct {
+	mu spin
+	n  int
+}
+
+func userLock(g *guarded) {
+	g.mu.Lock()
+	probe() // want `held: \(a.guarded\).mu`
+	g.mu.Unlock()
+	probe() // want `held: $`
 }
