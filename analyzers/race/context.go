@@ -2,6 +2,7 @@ package race
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -16,6 +17,11 @@ type entrySite struct {
 	caller *ssa.Function
 	call   *ssa.Call
 	held   heldSet // locks held there, including the callee's own locks around the callback
+	// exclusive is set when the call's receiver (or first argument) is
+	// memory the caller allocated and has not published yet: nothing else
+	// can reach it, as if every lock were held (a constructor calling its
+	// type's init method).
+	exclusive bool
 }
 
 // contexts records how the functions of the package are entered.
@@ -29,6 +35,9 @@ type contexts struct {
 	// callers maps a function literal that only runs synchronously
 	// (called, passed to calls, or deferred) to the functions it runs in.
 	callers map[*ssa.Function][]*ssa.Function
+	// exclusive marks the functions the package only ever calls on
+	// memory their caller has not published yet (see entrySite).
+	exclusive map[*ssa.Function]bool
 }
 
 // computeContexts finds the entry sites of the package's functions and
@@ -36,7 +45,7 @@ type contexts struct {
 // context is the intersection, over its entry sites, of the locks held
 // there plus the caller's own context.
 func (c *checker) computeContexts() {
-	c.ctx = contexts{held: map[*ssa.Function]heldSet{}, callers: map[*ssa.Function][]*ssa.Function{}}
+	c.ctx = contexts{held: map[*ssa.Function]heldSet{}, callers: map[*ssa.Function][]*ssa.Function{}, exclusive: map[*ssa.Function]bool{}}
 	local := map[*ssa.Function]bool{}
 	for _, fn := range c.funcs {
 		local[fn] = true
@@ -60,14 +69,26 @@ func (c *checker) computeContexts() {
 		}
 		eligible = append(eligible, fn)
 		top[fn] = true
+		exclusive := true
+		for _, s := range sites[fn] {
+			exclusive = exclusive && s.exclusive
+		}
+		c.ctx.exclusive[fn] = exclusive
 	}
 	for round, changed := 0, true; changed && round < maxContextRounds; round++ {
 		changed = false
 		for _, fn := range eligible {
 			var acc heldSet
 			seen := false
+			// A test that calls a helper directly, in its own goroutine,
+			// says nothing of the locks the code holds around it: the
+			// entry context comes from the other callers, if any.
+			fromCode := false
 			for _, s := range sites[fn] {
-				if top[s.caller] {
+				fromCode = fromCode || !c.inTestFile(s.caller)
+			}
+			for _, s := range sites[fn] {
+				if top[s.caller] || s.exclusive || fromCode && c.inTestFile(s.caller) {
 					continue
 				}
 				h := s.held.union(c.ctx.held[s.caller])
@@ -111,7 +132,7 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 		switch instr := instr.(type) {
 		case *ssa.Call:
 			if instr.Call.Value == *op {
-				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: c.heldBefore(instr)})
+				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: c.heldBefore(instr), exclusive: c.freshReceiver(fn, instr)})
 			} else if callee.Parent() != nil {
 				h := c.heldBefore(instr).union(c.paramCallHeld(instr, *op))
 				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: h})
@@ -132,6 +153,35 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 		}
 	}
 	return ops
+}
+
+// freshReceiver reports whether the first argument of call (a method's
+// receiver) is, or points into, memory that caller allocated and has not
+// published before the call.
+func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
+	if len(call.Call.Args) == 0 {
+		return false
+	}
+	root, _, ok := c.trace(call.Call.Args[0], 0)
+	alloc, isAlloc := root.(*ssa.Alloc)
+	if !ok || !isAlloc || alloc.Parent() != caller {
+		return false
+	}
+	esc := c.escs[caller]
+	if esc == nil {
+		esc = newEscapes(caller)
+		c.escs[caller] = esc
+	}
+	return esc.before(alloc, call)
+}
+
+// inTestFile reports whether fn is declared in a _test.go file (a
+// function literal: where its outermost function is).
+func (c *checker) inTestFile(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
 }
 
 // funcValue returns the function that v denotes: a function, or a
@@ -155,7 +205,7 @@ func exportedEntry(fn *ssa.Function, invoked map[string]bool) bool {
 		return false
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Exported() || obj.Name() == "init" || obj.Name() == "main" {
+	if !ok || obj.Exported() || fn.Signature.Recv() == nil && (obj.Name() == "init" || obj.Name() == "main") {
 		return true
 	}
 	return fn.Signature.Recv() != nil && invoked[obj.Name()]

@@ -32,11 +32,22 @@ func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 		e.points[alloc] = pts
 	}
 	for _, p := range pts {
-		if e.mayPrecede(p, instr) {
+		if e.mayPrecede(p, instr) && !e.reallocated(alloc, p, instr) {
 			return false
 		}
 	}
 	return true
+}
+
+// reallocated reports whether every path from escape point p to instr
+// runs alloc again, so that instr touches a new object, not the one that
+// escaped at p (a constructor filling a slice with new values in a loop):
+// alloc comes before instr in instr's block, and p is not between them.
+func (e *escapes) reallocated(alloc *ssa.Alloc, p, instr ssa.Instruction) bool {
+	if alloc.Block() != instr.Block() || e.indexOf(alloc) > e.indexOf(instr) {
+		return false
+	}
+	return p.Block() != instr.Block() || e.indexOf(p) < e.indexOf(alloc) || e.indexOf(p) > e.indexOf(instr)
 }
 
 // escapePoints lists the instructions through which pointer v, or an

@@ -44,6 +44,7 @@ type checker struct {
 	reported  map[reportKey]bool
 	ctx       contexts
 	names     map[*ssa.Function]string
+	escs      map[*ssa.Function]*escapes // for freshReceiver
 }
 
 func run(pass *analysis.Pass) (_ any, err error) {
@@ -68,6 +69,7 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		impls:    map[implKey][]*ssa.Function{},
 		reported: map[reportKey]bool{},
 		names:    map[*ssa.Function]string{},
+		escs:     map[*ssa.Function]*escapes{},
 	}
 	if inGOROOT(pass) {
 		// The standard library is not analyzed: its races are not the
