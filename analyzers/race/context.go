@@ -38,6 +38,11 @@ type contexts struct {
 	// exclusive marks the functions the package only ever calls on
 	// memory their caller has not published yet (see entrySite).
 	exclusive map[*ssa.Function]bool
+	// unknown marks the unexported functions the package never calls
+	// itself nor starts as goroutines, but hands over as values (a
+	// callback another package stores and calls): how they run, under
+	// which locks, is not known.
+	unknown map[*ssa.Function]bool
 }
 
 // computeContexts finds the entry sites of the package's functions and
@@ -45,20 +50,32 @@ type contexts struct {
 // context is the intersection, over its entry sites, of the locks held
 // there plus the caller's own context.
 func (c *checker) computeContexts() {
-	c.ctx = contexts{held: map[*ssa.Function]heldSet{}, callers: map[*ssa.Function][]*ssa.Function{}, exclusive: map[*ssa.Function]bool{}}
+	c.ctx = contexts{held: map[*ssa.Function]heldSet{}, callers: map[*ssa.Function][]*ssa.Function{},
+		exclusive: map[*ssa.Function]bool{}, unknown: map[*ssa.Function]bool{}}
 	local := map[*ssa.Function]bool{}
 	for _, fn := range c.funcs {
 		local[fn] = true
 	}
 	sites := map[*ssa.Function][]entrySite{}
 	open := map[*ssa.Function]bool{} // entered from somewhere the package cannot see
+	spawned := map[*ssa.Function]bool{}
 	invoked := map[string]bool{}
 	var ops []*ssa.Value
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				ops = c.scanEntries(fn, instr, local, sites, open, invoked, ops)
+				if g, ok := instr.(*ssa.Go); ok {
+					if callee := funcValue(g.Call.Value); callee != nil {
+						spawned[callee] = true
+					}
+				}
 			}
+		}
+	}
+	for _, fn := range c.funcs {
+		if open[fn] && !spawned[fn] && len(sites[fn]) == 0 && !exportedEntry(fn, invoked) && fn.Parent() == nil {
+			c.ctx.unknown[fn] = true
 		}
 	}
 	top := map[*ssa.Function]bool{}
@@ -123,11 +140,23 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 	ops = instr.Operands(ops[:0])
 	for i, op := range ops {
 		callee := funcValue(*op)
-		if callee == nil || !local[callee] {
-			continue
-		}
 		if _, ok := instr.(*ssa.MakeClosure); ok && i == 0 {
 			continue // the closure's own function: its uses are the closure's
+		}
+		if m := c.boundMethod(callee); m != nil && local[m] {
+			// A method value x.M: passed to a call, it runs during the
+			// call like a function literal would; anywhere else, where
+			// the value goes.
+			if call, ok := instr.(*ssa.Call); ok && call.Call.Value != *op {
+				h := c.heldBefore(call).union(c.paramCallHeld(call, *op))
+				sites[m] = append(sites[m], entrySite{caller: fn, call: call, held: h})
+			} else {
+				open[m] = true
+			}
+			continue
+		}
+		if callee == nil || !local[callee] {
+			continue
 		}
 		switch instr := instr.(type) {
 		case *ssa.Call:
@@ -184,6 +213,28 @@ func (c *checker) inTestFile(fn *ssa.Function) bool {
 	return strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
 }
 
+// boundMethod returns the method of the package that fn, a bound method
+// wrapper (the function of a method value x.M), calls; nil for other
+// functions.
+func (c *checker) boundMethod(fn *ssa.Function) *ssa.Function {
+	if fn == nil || !strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+		return nil
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil
+	}
+	if c.byObj == nil {
+		c.byObj = make(map[types.Object]*ssa.Function, len(c.funcs))
+		for _, f := range c.funcs {
+			if o := f.Object(); o != nil {
+				c.byObj[o] = f
+			}
+		}
+	}
+	return c.byObj[obj.Origin()] // of a generic type: its generic code
+}
+
 // funcValue returns the function that v denotes: a function, or a
 // closure of one.
 func funcValue(v ssa.Value) *ssa.Function {
@@ -205,10 +256,27 @@ func exportedEntry(fn *ssa.Function, invoked map[string]bool) bool {
 		return false
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Exported() || fn.Signature.Recv() == nil && (obj.Name() == "init" || obj.Name() == "main") {
+	if !ok {
 		return true
 	}
-	return fn.Signature.Recv() != nil && invoked[obj.Name()]
+	if recv := fn.Signature.Recv(); recv != nil {
+		// A method of an unexported type is reached from other packages
+		// only through an interface, whatever its name.
+		if n, ok := derefNamedType(recv.Type()); ok && !n.Obj().Exported() {
+			return invoked[obj.Name()]
+		}
+		return obj.Exported() || invoked[obj.Name()]
+	}
+	return obj.Exported() || obj.Name() == "init" || obj.Name() == "main"
+}
+
+// derefNamedType returns the named type of t or of what t points to.
+func derefNamedType(t types.Type) (*types.Named, bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return n, ok
 }
 
 // paramCallHeld returns the locks that the static callee of call holds at

@@ -64,14 +64,27 @@ func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instructi
 	}
 	for _, r := range *refs {
 		switch r := r.(type) {
-		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert:
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert, *ssa.MakeClosure, *ssa.Phi:
+			// A closure that captures it (a method value bound to it, a
+			// callback) carries it: published only where the closure is.
 			out = escapePoints(r.(ssa.Value), depth+1, out)
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.TypeAssert, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
-			if r.Val == v {
-				out = append(out, r)
+			if r.Val != v {
+				break
 			}
+			if local, ok := r.Addr.(*ssa.Alloc); ok && !local.Heap {
+				// Kept in a local variable (a named result): published
+				// only where a load of it is.
+				for _, lr := range *local.Referrers() {
+					if load, ok := lr.(*ssa.UnOp); ok && load.X == local {
+						out = escapePoints(load, depth+1, out)
+					}
+				}
+				break
+			}
+			out = append(out, r)
 		default:
 			out = append(out, r)
 		}

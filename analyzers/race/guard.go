@@ -25,11 +25,12 @@ func (c *checker) checkGuards() {
 	var keys []string
 	for _, fn := range c.funcs {
 		fi := c.info(fn)
-		if fi.excluded || c.ctx.exclusive[fn] || c.inTestFile(fn) {
+		if fi.excluded || c.ctx.exclusive[fn] || c.ctx.unknown[fn] || c.inTestFile(fn) {
 			// Before publication (init, Once.Do, a method only called
-			// on memory its caller has not published); or a test's own
-			// code, which the goroutine check covers when it starts
-			// goroutines, and which otherwise runs alone.
+			// on memory its caller has not published); a callback whose
+			// context is not known; or a test's own code, which the
+			// goroutine check covers when it starts goroutines, and
+			// which otherwise runs alone.
 			continue
 		}
 		for _, a := range fi.accesses {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/build"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -45,6 +46,7 @@ type checker struct {
 	ctx       contexts
 	names     map[*ssa.Function]string
 	escs      map[*ssa.Function]*escapes // for freshReceiver
+	byObj     map[types.Object]*ssa.Function
 }
 
 func run(pass *analysis.Pass) (_ any, err error) {
