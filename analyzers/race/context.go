@@ -238,14 +238,19 @@ func (c *checker) boundMethod(fn *ssa.Function) *ssa.Function {
 // funcValue returns the function that v denotes: a function, or a
 // closure of one.
 func funcValue(v ssa.Value) *ssa.Function {
+	var fn *ssa.Function
 	switch v := v.(type) {
 	case *ssa.Function:
-		return v
+		fn = v
 	case *ssa.MakeClosure:
-		fn, _ := v.Fn.(*ssa.Function)
-		return fn
+		fn, _ = v.Fn.(*ssa.Function)
 	}
-	return nil
+	if fn != nil && fn.Origin() != nil {
+		// An instantiation of a generic function (a call within
+		// generic code): its code is the generic function's.
+		return fn.Origin()
+	}
+	return fn
 }
 
 // exportedEntry reports whether fn may be called from other packages or

@@ -44,6 +44,7 @@ func TestAnalyzer(t *testing.T) {
 			column: 4,
 		}}},
 		{"locks that are not package sync's", &noFacts, "lockers", nil},
+		{"writes before publication, helpers under the lock", &noFacts, "published", nil},
 		{"unusual code", &noFacts, "odd", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{

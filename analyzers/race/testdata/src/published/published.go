@@ -1,0 +1,146 @@
+// Package published holds memory that is written without its lock only
+// before it is published, or only where every caller holds the lock: the
+// shapes of real code that a lock-discipline check must not report. The
+// last functions are the racy twins, which it must.
+package published
+
+import "sync"
+
+// A Cache is built by New, which calls init before anyone else can see
+// it; Purge calls init again under the lock.
+type Cache struct {
+	mu    sync.Mutex
+	items map[string]int
+	order []string
+}
+
+// New returns an empty cache.
+func New() *Cache {
+	c := &Cache{}
+	c.init()
+	return c
+}
+
+func (c *Cache) init() {
+	c.items = make(map[string]int)
+	c.order = nil
+}
+
+// Purge empties the cache.
+func (c *Cache) Purge() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+}
+
+// Set stores v.
+func (c *Cache) Set(k string, v int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[k] = v
+	c.order = append(c.order, k)
+}
+
+// Len counts the items.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.order)
+}
+
+// An item has an exported method, but its type is unexported: only the
+// cache calls it, under its lock.
+type item struct {
+	expires int
+}
+
+// Expired reports whether the item expired at now.
+func (it *item) Expired(now int) bool { return it.expires < now }
+
+// A Store keeps items under its lock.
+type Store struct {
+	mu    sync.Mutex
+	items map[string]*item
+}
+
+// Get reports whether k is there and not expired.
+func (s *Store) Get(k string, now int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it, ok := s.items[k]
+	return ok && !it.Expired(now)
+}
+
+// Touch extends k.
+func (s *Store) Touch(k string, until int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if it, ok := s.items[k]; ok {
+		it.expires = until
+	}
+}
+
+// Shards builds n shards, each new and published in the loop.
+func Shards(n int) []*Cache {
+	out := make([]*Cache, n)
+	for i := range out {
+		c := &Cache{items: map[string]int{}}
+		out[i] = c
+	}
+	return out
+}
+
+// A Pool of generic resources; create must be called with mu held.
+type Pool[T any] struct {
+	mu    sync.Mutex
+	count int
+	all   []*Res[T]
+}
+
+// A Res is a resource.
+type Res[T any] struct {
+	n int
+	v T
+}
+
+func (p *Pool[T]) create() *Res[T] {
+	r := &Res[T]{n: p.count}
+	p.all = append(p.all, r)
+	return r
+}
+
+// Acquire creates a resource.
+func (p *Pool[T]) Acquire() *Res[T] {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.create()
+}
+
+// AcquireAsync creates a resource and numbers it in a goroutine.
+func (p *Pool[T]) AcquireAsync() {
+	p.mu.Lock()
+	r := p.create()
+	p.mu.Unlock()
+	go func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		r.n = p.count
+	}()
+}
+
+// Reset counts a reset.
+func (p *Pool[T]) Reset() {
+	p.mu.Lock()
+	p.count++
+	p.mu.Unlock()
+}
+
+// Count reads count without the lock: the racy twin.
+func (p *Pool[T]) Count() int {
+	return p.count // want `possible data race: \(\*published.Pool\[T\]\).Count reads \(published.Pool\).count without holding \(published.Pool\).mu`
+}
+
+// Peek reads the order without the lock: the racy twin of Len.
+func (c *Cache) Peek() []string {
+	return c.order // want `possible data race: \(\*published.Cache\).Peek reads \(published.Cache\).order without holding \(published.Cache\).mu`
+}
