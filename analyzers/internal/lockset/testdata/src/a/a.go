@@ -265,3 +265,51 @@ func userLock(g *guarded) {
 	g.mu.Unlock()
 	probe() // want `held: $`
 }
+
+func apply[T any](v T, fs ...func(T) T) T {
+	for _, f := range fs {
+		v = f(v)
+	}
+	return v
+}
+
+type genericBox[T any] struct {
+	mu sync.Mutex
+	v  T
+}
+
+func (b *genericBox[T]) set(v T) { b.v = v }
+
+func (b *genericBox[T]) Update(v T, fs ...func(T) T) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v = apply(v, fs...)
+	probe() // want `held: \(a.genericBox\).mu`
+	b.set(v)
+}
+
+type condLocked struct {
+	mu sync.Mutex
+	n  int
+}
+
+// get locks only when asked: called with the lock held and lock false, it
+// does not release the caller's lock.
+func (c *condLocked) get(lock bool) int {
+	if lock {
+		c.mu.Lock()
+	}
+	n := c.n
+	if lock {
+		c.mu.Unlock()
+	}
+	return n
+}
+
+func (c *condLocked) Both() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.get(false)
+	probe() // want `held: \(a.condLocked\).mu`
+	return n
+}
