@@ -647,13 +647,7 @@ func (e *engine) summarize(f *flow) *Summary {
 		},
 		release: func(r Release) {
 			it := portable(r.Item)
-			// A lock the function acquired earlier on some path, and
-			// releases where the analysis, merging paths, no longer
-			// knows it holds (if cond { Lock() }; ...; if cond {
-			// Unlock() }), is its own: releasing it does not release
-			// what the caller holds. (A release before any acquisition,
-			// as around a callback, is the caller's.)
-			if r.Matched || seenAcq[it.Key()] || seenRel[it.Key()] || len(s.Releases) >= maxItems {
+			if r.Matched || seenRel[it.Key()] || len(s.Releases) >= maxItems {
 				return
 			}
 			seenRel[it.Key()] = true
