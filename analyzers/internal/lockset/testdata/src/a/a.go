@@ -265,3 +265,26 @@ func userLock(g *guarded) {
 	g.mu.Unlock()
 	probe() // want `held: $`
 }
+
+func apply[T any](v T, fs ...func(T) T) T {
+	for _, f := range fs {
+		v = f(v)
+	}
+	return v
+}
+
+type genericBox[T any] struct {
+	mu sync.Mutex
+	v  T
+}
+
+func (b *genericBox[T]) set(v T) { b.v = v }
+
+// Update calls a generic function under the lock: it still holds it.
+func (b *genericBox[T]) Update(v T, fs ...func(T) T) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v = apply(v, fs...)
+	probe() // want `held: \(a.genericBox\).mu`
+	b.set(v)
+}
