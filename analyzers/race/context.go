@@ -59,7 +59,7 @@ func (c *checker) computeContexts() {
 	sites := map[*ssa.Function][]entrySite{}
 	open := map[*ssa.Function]bool{} // entered from somewhere the package cannot see
 	spawned := map[*ssa.Function]bool{}
-	invoked := map[string]bool{}
+	invoked := map[string][]*types.Interface{}
 	var ops []*ssa.Value
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
@@ -74,7 +74,7 @@ func (c *checker) computeContexts() {
 		}
 	}
 	for _, fn := range c.funcs {
-		if open[fn] && !spawned[fn] && len(sites[fn]) == 0 && !exportedEntry(fn, invoked) && fn.Parent() == nil {
+		if open[fn] && !spawned[fn] && len(sites[fn]) == 0 && !exportedEntry(fn, invoked) {
 			c.ctx.unknown[fn] = true
 		}
 	}
@@ -133,9 +133,12 @@ func (c *checker) computeContexts() {
 // scanEntries records what instr in fn tells about how functions are
 // entered.
 func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map[*ssa.Function]bool,
-	sites map[*ssa.Function][]entrySite, open map[*ssa.Function]bool, invoked map[string]bool, ops []*ssa.Value) []*ssa.Value {
+	sites map[*ssa.Function][]entrySite, open map[*ssa.Function]bool, invoked map[string][]*types.Interface, ops []*ssa.Value) []*ssa.Value {
 	if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().IsInvoke() {
-		invoked[ci.Common().Method.Name()] = true
+		if it, ok := ci.Common().Value.Type().Underlying().(*types.Interface); ok {
+			name := ci.Common().Method.Name()
+			invoked[name] = append(invoked[name], it)
+		}
 	}
 	ops = instr.Operands(ops[:0])
 	for i, op := range ops {
@@ -172,7 +175,13 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 				c.ctx.callers[callee] = append(c.ctx.callers[callee], fn)
 			}
 		case *ssa.Defer:
-			open[callee] = true
+			if instr.Call.Value == *op {
+				// It runs when fn returns: under the locks held at
+				// every return of fn.
+				sites[callee] = append(sites[callee], entrySite{caller: fn, held: c.heldAtReturns(fn)})
+			} else {
+				open[callee] = true
+			}
 			if callee.Parent() != nil {
 				c.ctx.callers[callee] = append(c.ctx.callers[callee], fn)
 			}
@@ -182,6 +191,28 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 		}
 	}
 	return ops
+}
+
+// heldAtReturns returns the locks held where fn's deferred calls run:
+// at each of its RunDefers instructions.
+func (c *checker) heldAtReturns(fn *ssa.Function) heldSet {
+	var held heldSet
+	n := 0
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.RunDefers); !ok {
+				continue
+			}
+			h := c.heldBefore(instr)
+			if n == 0 {
+				held = h
+			} else {
+				held = intersect(held, h)
+			}
+			n++
+		}
+	}
+	return held
 }
 
 // freshReceiver reports whether the first argument of call (a method's
@@ -256,7 +287,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 // exportedEntry reports whether fn may be called from other packages or
 // through an interface: exported, or a method named like an interface
 // method the package invokes.
-func exportedEntry(fn *ssa.Function, invoked map[string]bool) bool {
+func exportedEntry(fn *ssa.Function, invoked map[string][]*types.Interface) bool {
 	if fn.Parent() != nil {
 		return false
 	}
@@ -265,12 +296,17 @@ func exportedEntry(fn *ssa.Function, invoked map[string]bool) bool {
 		return true
 	}
 	if recv := fn.Signature.Recv(); recv != nil {
-		// A method of an unexported type is reached from other packages
-		// only through an interface, whatever its name.
-		if n, ok := derefNamedType(recv.Type()); ok && !n.Obj().Exported() {
-			return invoked[obj.Name()]
+		// Called through an interface the package calls it by, one its
+		// type implements; a method of an unexported type is reached
+		// from other packages only so, whatever its name.
+		viaInterface := false
+		for _, it := range invoked[obj.Name()] {
+			viaInterface = viaInterface || types.Implements(recv.Type(), it)
 		}
-		return obj.Exported() || invoked[obj.Name()]
+		if n, ok := derefNamedType(recv.Type()); ok && !n.Obj().Exported() {
+			return viaInterface
+		}
+		return obj.Exported() || viaInterface
 	}
 	return obj.Exported() || obj.Name() == "init" || obj.Name() == "main"
 }
