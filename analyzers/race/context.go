@@ -38,10 +38,11 @@ type contexts struct {
 	// exclusive marks the functions the package only ever calls on
 	// memory their caller has not published yet (see entrySite).
 	exclusive map[*ssa.Function]bool
-	// unknown marks the unexported functions the package never calls
-	// itself nor starts as goroutines, but hands over as values (a
-	// callback another package stores and calls): how they run, under
-	// which locks, is not known.
+	// unknown marks the functions that are not entry points of the
+	// package and that it never calls itself nor starts as goroutines,
+	// but hands over as values (a callback another package stores and
+	// calls, a method of a type passed as an interface value): how they
+	// run, under which locks, is not known.
 	unknown map[*ssa.Function]bool
 }
 
@@ -74,14 +75,17 @@ func (c *checker) computeContexts() {
 		}
 	}
 	for _, fn := range c.funcs {
-		if open[fn] && !spawned[fn] && len(sites[fn]) == 0 && !exportedEntry(fn, invoked) {
+		if !spawned[fn] && len(sites[fn]) == 0 && !c.exportedEntry(fn, invoked) {
+			// Never called by the package, nor started: handed over as
+			// a value, or its type as an interface value (heap.Interface
+			// methods container/heap calls under its caller's lock).
 			c.ctx.unknown[fn] = true
 		}
 	}
 	top := map[*ssa.Function]bool{}
 	var eligible []*ssa.Function
 	for _, fn := range c.funcs {
-		if open[fn] || len(sites[fn]) == 0 || exportedEntry(fn, invoked) {
+		if open[fn] || len(sites[fn]) == 0 || c.exportedEntry(fn, invoked) {
 			continue
 		}
 		eligible = append(eligible, fn)
@@ -287,7 +291,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 // exportedEntry reports whether fn may be called from other packages or
 // through an interface: exported, or a method named like an interface
 // method the package invokes.
-func exportedEntry(fn *ssa.Function, invoked map[string][]*types.Interface) bool {
+func (c *checker) exportedEntry(fn *ssa.Function, invoked map[string][]*types.Interface) bool {
 	if fn.Parent() != nil {
 		return false
 	}
@@ -304,11 +308,34 @@ func exportedEntry(fn *ssa.Function, invoked map[string][]*types.Interface) bool
 			viaInterface = viaInterface || types.Implements(recv.Type(), it)
 		}
 		if n, ok := derefNamedType(recv.Type()); ok && !n.Obj().Exported() {
-			return viaInterface
+			return viaInterface || obj.Exported() && c.promoted(obj)
 		}
 		return obj.Exported() || viaInterface
 	}
 	return obj.Exported() || obj.Name() == "init" || obj.Name() == "main"
+}
+
+// promoted reports whether method m of an unexported type is promoted to
+// an exported type of its package (type Cache struct{ *cache }), so that
+// other packages call it.
+func (c *checker) promoted(m *types.Func) bool {
+	if c.promotedSet == nil {
+		c.promotedSet = make(map[types.Object]bool)
+		scope := c.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() {
+				continue
+			}
+			ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+			for i := range ms.Len() {
+				if sel := ms.At(i); len(sel.Index()) > 1 {
+					c.promotedSet[sel.Obj()] = true
+				}
+			}
+		}
+	}
+	return c.promotedSet[m]
 }
 
 // derefNamedType returns the named type of t or of what t points to.

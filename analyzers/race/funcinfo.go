@@ -208,12 +208,21 @@ func findOnceFuncs(funcs []*ssa.Function) map[*ssa.Function]bool {
 // held just before instr.
 func (c *checker) heldBefore(instr ssa.Instruction) heldSet {
 	set := c.locks.HeldBefore(instr)
-	if len(set) == 0 {
+	var neutral []lockset.Item
+	if fn := instr.Parent(); fn != nil {
+		// A function that locks only when asked runs, where it does
+		// not, under its callers' lock (see lockset.Summary.Neutral).
+		neutral = c.locks.Summary(fn).Neutral
+	}
+	if len(set) == 0 && len(neutral) == 0 {
 		return nil
 	}
-	locks := make([]heldLock, len(set))
-	for i, l := range set {
-		locks[i] = heldLock{Class: l.Class, Read: l.Mode == lockset.Read}
+	locks := make([]heldLock, 0, len(set)+len(neutral))
+	for _, l := range set {
+		locks = append(locks, heldLock{Class: l.Class, Read: l.Mode == lockset.Read})
+	}
+	for _, it := range neutral {
+		locks = append(locks, heldLock{Class: it.Class, Read: it.Mode == lockset.Read})
 	}
 	return makeHeldSet(locks)
 }

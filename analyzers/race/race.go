@@ -47,6 +47,9 @@ type checker struct {
 	names     map[*ssa.Function]string
 	escs      map[*ssa.Function]*escapes // for freshReceiver
 	byObj     map[types.Object]*ssa.Function
+	// promotedSet holds the methods of unexported types promoted to
+	// exported ones (see promoted).
+	promotedSet map[types.Object]bool
 }
 
 func run(pass *analysis.Pass) (_ any, err error) {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -681,7 +682,43 @@ func (e *engine) summarize(f *flow) *Summary {
 			s.Holds = append(s.Holds, portable(l.Item))
 		}
 	}
+	neutral(s)
 	return s
+}
+
+// neutral removes from s the locks it both acquires and releases
+// without holding them (a helper that locks only when asked, if lock {
+// mu.Lock() } ... if lock { mu.Unlock() }, which merging paths cannot
+// pair; one that unlocks around a callback and locks again): from the
+// caller's side such a function leaves the lock as it found it, and
+// taking its acquisition and its release for the caller's would invent a
+// double lock, or drop a lock the caller still holds.
+func neutral(s *Summary) {
+	acquired := make(map[string]bool, len(s.Acquires))
+	for _, it := range s.Acquires {
+		acquired[it.Key()] = true
+	}
+	both := make(map[string]bool)
+	for _, it := range s.Releases {
+		if acquired[it.Key()] {
+			both[it.Key()] = true
+		}
+	}
+	if len(both) == 0 {
+		return
+	}
+	keep := func(items []Item) []Item {
+		var out []Item
+		for _, it := range items {
+			if !both[it.Key()] {
+				out = append(out, it)
+			} else if !slices.ContainsFunc(s.Neutral, func(n Item) bool { return n.Key() == it.Key() }) {
+				s.Neutral = append(s.Neutral, it)
+			}
+		}
+		return out
+	}
+	s.Acquires, s.Releases = keep(s.Acquires), keep(s.Releases)
 }
 
 // portable drops the parts of an instance path that mean nothing outside

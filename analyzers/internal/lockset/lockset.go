@@ -47,6 +47,11 @@ type Summary struct {
 	// function's acquisitions under those locks: callbacks are analyzed
 	// in the context of each call, not merged.
 	ParamCalls []ParamCall
+	// Neutral lists the locks the function both acquires and releases
+	// without holding them (see neutral), left out of Acquires and
+	// Releases: it locks them itself only on some paths, and relies on
+	// its callers holding them on the others (if lock { mu.Lock() }).
+	Neutral []Item
 }
 
 // A ParamCall is a call of parameter Param made while Held are held.

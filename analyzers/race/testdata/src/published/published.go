@@ -144,3 +144,44 @@ func (p *Pool[T]) Count() int {
 func (c *Cache) Peek() []string {
 	return c.order // want `possible data race: \(\*published.Cache\).Peek reads \(published.Cache\).order without holding \(published.Cache\).mu`
 }
+
+// A Public cache is an unexported one, embedded: the unexported type's
+// exported methods are Public's, called by other packages.
+type Public struct{ *inner }
+
+type inner struct {
+	mu      sync.Mutex
+	hook    func()
+	entries map[string]int
+}
+
+// SetHook sets the hook under the lock.
+func (c *inner) SetHook(f func()) {
+	c.mu.Lock()
+	c.hook = f
+	c.mu.Unlock()
+}
+
+// Hooked reports whether a hook is set, under the lock.
+func (c *inner) Hooked() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hook != nil
+}
+
+// Put stores under the lock.
+func (c *inner) Put(k string) {
+	c.mu.Lock()
+	c.entries[k]++
+	c.mu.Unlock()
+}
+
+// Drop reads the hook after the lock: a race, though inner is unexported.
+func (c *inner) Drop(k string) {
+	c.mu.Lock()
+	delete(c.entries, k)
+	c.mu.Unlock()
+	if c.hook != nil { // want `possible data race: \(\*published.inner\).Drop reads \(published.inner\).hook without holding \(published.inner\).mu`
+		c.hook()
+	}
+}
