@@ -182,6 +182,6 @@ func (c *inner) Drop(k string) {
 	delete(c.entries, k)
 	c.mu.Unlock()
 	if c.hook != nil { // want `possible data race: \(\*published.inner\).Drop reads \(published.inner\).hook without holding \(published.inner\).mu`
-		c.hook()
+		c.hook() // want `possible data race: \(\*published.inner\).Drop reads \(published.inner\).hook without holding`
 	}
 }
