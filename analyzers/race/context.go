@@ -75,10 +75,15 @@ func (c *checker) computeContexts() {
 		}
 	}
 	for _, fn := range c.funcs {
-		if !spawned[fn] && len(sites[fn]) == 0 && !c.exportedEntry(fn, invoked) {
-			// Never called by the package, nor started: handed over as
-			// a value, or its type as an interface value (heap.Interface
-			// methods container/heap calls under its caller's lock).
+		fromTests := len(sites[fn]) > 0
+		for _, s := range sites[fn] {
+			fromTests = fromTests && c.inTestFile(s.caller) && !c.inTestFile(fn)
+		}
+		if !spawned[fn] && (len(sites[fn]) == 0 || fromTests) && !c.exportedEntry(fn, invoked) {
+			// Never called by the package's code (at most by its
+			// tests), nor started: handed over as a value, or its type
+			// as an interface value (heap.Interface methods
+			// container/heap calls under its caller's lock).
 			c.ctx.unknown[fn] = true
 		}
 	}
