@@ -87,6 +87,23 @@ func (c *checker) computeContexts() {
 			c.ctx.unknown[fn] = true
 		}
 	}
+	// What only such functions call is entered in no known context either.
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range c.funcs {
+			if c.ctx.unknown[fn] || spawned[fn] || len(sites[fn]) == 0 || c.exportedEntry(fn, invoked) {
+				continue
+			}
+			all := true
+			for _, s := range sites[fn] {
+				all = all && c.ctx.unknown[s.caller]
+			}
+			if all {
+				c.ctx.unknown[fn] = true
+				changed = true
+			}
+		}
+	}
 	top := map[*ssa.Function]bool{}
 	var eligible []*ssa.Function
 	for _, fn := range c.funcs {
@@ -114,7 +131,9 @@ func (c *checker) computeContexts() {
 				fromCode = fromCode || !c.inTestFile(s.caller)
 			}
 			for _, s := range sites[fn] {
-				if top[s.caller] || s.exclusive || fromCode && c.inTestFile(s.caller) {
+				if top[s.caller] || s.exclusive || fromCode && c.inTestFile(s.caller) || c.ctx.unknown[s.caller] {
+					// A caller whose own context is not known says
+					// nothing of the locks held either.
 					continue
 				}
 				h := s.held.union(c.ctx.held[s.caller])

@@ -79,6 +79,9 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			continue
 		}
 		if len(a.held) == 0 {
+			if ownAccess(a, guard) {
+				continue
+			}
 			c.reportUnguarded(a, other, guard, guarded, funcs)
 		} else {
 			c.reportWrongLock(a, other)
@@ -170,6 +173,26 @@ func (c *checker) reportReadLockedWrite(a, other *access, guard string) {
 		funcName(a.fn), a.obj.name, guard, funcName(other.fn), other.verb(), other.held)
 	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("writes %s holding only the read lock of %s", a.obj.name, guard), ""),
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}
+
+// ownAccess reports whether a is an access to a field of a value its
+// function was handed (its receiver, or a parameter of the value's
+// type), while the inferred guard is a lock of another type: a value that
+// a container guards while it holds it, and hands over (a pool's
+// resource, acquired and then used by its holder alone). That the value
+// is then read without the container's lock is the protocol, not a race
+// the code shows.
+func ownAccess(a *access, guard string) bool {
+	owner, _, ok := strings.Cut(a.obj.name, ").")
+	if !ok || !strings.HasPrefix(owner, "(") || strings.HasPrefix(guard, owner+").") {
+		return false
+	}
+	p, ok := a.root.(*ssa.Parameter)
+	if !ok || p.Parent() != a.fn || strings.Count(a.path, ".") > 1 {
+		return false // not a field of the value itself
+	}
+	n, ok := derefNamedType(p.Type())
+	return ok && "("+typeName(n) == owner
 }
 
 // calledLocked reports whether fn, or the function a literal fn is

@@ -185,3 +185,51 @@ func (c *inner) Drop(k string) {
 		c.hook() // want `possible data race: \(\*published.inner\).Drop reads \(published.inner\).hook without holding`
 	}
 }
+
+// A Handle is handed out by a Registry, which guards it while it holds it;
+// its holder then uses it alone, through the handle's own methods.
+type Handle struct {
+	state int
+	val   string
+}
+
+// A Registry holds free handles.
+type Registry struct {
+	mu   sync.Mutex
+	free []*Handle
+}
+
+// Take hands out a handle.
+func (r *Registry) Take() *Handle {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := r.free[len(r.free)-1]
+	r.free = r.free[:len(r.free)-1]
+	h.state = 1
+	return h
+}
+
+// Give takes a handle back.
+func (r *Registry) Give(h *Handle) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h.state = 0
+	r.free = append(r.free, h)
+}
+
+// Reset marks every free handle free again.
+func (r *Registry) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, h := range r.free {
+		h.state = 0
+	}
+}
+
+// Value is used by the handle's holder: no registry lock.
+func (h *Handle) Value() string {
+	if h.state != 1 {
+		panic("handle not held")
+	}
+	return h.val
+}
