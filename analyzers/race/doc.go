@@ -102,6 +102,27 @@
 // variables declared inside the loop body of a go statement in a loop
 // (every iteration's goroutine has its own).
 //
+// The lock-discipline check reports only where the code shows the
+// unguarded access can run concurrently (after RacerD, precision before
+// recall): an access in a function is judged in the contexts the package
+// calls it in, and not at all when that is not known. So these are not
+// reported either: accesses in a method only called on memory its caller
+// has not published (a constructor calling init); in a function whose
+// only callers in the package are its tests (a test calling a helper
+// directly), or that the package never calls itself nor starts (a
+// callback another package stores, a heap.Interface method container/heap
+// calls), or that only such functions call; in a function that locks only
+// when asked (if lock { mu.Lock() }), which runs under its callers' lock
+// where it does not lock; accesses in test files (the goroutine check
+// covers the tests that start goroutines); and accesses to a field of a
+// value a function was handed (its receiver, or a parameter of that type)
+// when the inferred guard is a lock of another type (a pool's resource,
+// guarded by the pool while it holds it and then used by its holder
+// alone). A Locker made by another package is a lock named after the
+// variable or field holding it, and Lock/Unlock of any type that is a
+// sync.Locker (a spin lock over atomics) a lock operation on the
+// receiver.
+//
 // # What is not modelled
 //
 // Plain pointer dereferences other than *p for a pointer parameter p
