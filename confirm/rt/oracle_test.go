@@ -287,3 +287,19 @@ func TestSerial(t *testing.T) {
 		})
 	}
 }
+
+func TestHasFrames(t *testing.T) {
+	tests := []struct {
+		dump string
+		want bool
+	}{
+		{"goroutine 8 [chan receive]:\n\n", false},
+		{"goroutine 8 [chan receive]:\ncreated by example.com/p.F in goroutine 7\n\t/p/f.go:3 +0x1\n", false},
+		{"goroutine 9 [running]:\nexample.com/p.(*C).Record(0x1)\n\t/p/c.go:23 +0x85\n", true},
+	}
+	for _, tt := range tests {
+		if got := hasFrames(tt.dump); got != tt.want {
+			t.Errorf("hasFrames(%q) = %v, want %v", tt.dump, got, tt.want)
+		}
+	}
+}

@@ -1031,8 +1031,10 @@ func (e *exec) stacksLocked(ids []int) string {
 	dumps := e.stackDumpsLocked(ids)
 	var out []string
 	for _, id := range ids {
-		if d := dumps[id]; d != "" {
-			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, userFrames(d)))
+		// A goroutine whose frames are all the scheduler's (it has
+		// finished, or parked before its first step) has nothing to show.
+		if f := userFrames(dumps[id]); hasFrames(f) {
+			out = append(out, fmt.Sprintf("[confirm goroutine %d] %s", id, f))
 		}
 	}
 	sort.Strings(out)
@@ -1096,6 +1098,21 @@ func userFrames(s string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// hasFrames reports whether a stack dump, as userFrames leaves it, shows
+// any function of the program.
+func hasFrames(s string) bool {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		switch l := strings.TrimSpace(lines[i]); {
+		case strings.HasPrefix(l, "created by "):
+			i++ // and its position line
+		case l != "":
+			return true
+		}
+	}
+	return false
 }
 
 func appendUnique(s []int, v int) []int {
