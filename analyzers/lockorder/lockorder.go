@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"reflect"
 	"sort"
-	"strings"
 
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 	"github.com/confirm-go/confirm/analyzers/warning"
@@ -104,7 +103,7 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 					continue
 				}
 				c.reportDouble(fn, h, a)
-			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr):
+			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr, h, a.Lock):
 				c.reportNested(fn, h, a)
 			}
 		}
@@ -122,32 +121,6 @@ func distinctRoots(a, b string) bool {
 	return root(a) != root(b)
 }
 
-func root(inst string) string {
-	if i := strings.IndexAny(inst, ".*["); i > 0 {
-		return inst[:i]
-	}
-	return inst
-}
-
-// ordered reports whether instr runs only after an ordering comparison:
-// in fn itself, or at every call site of fn when fn is only called
-// directly in the package (lockBoth(a, b) called in both orders under
-// "if a.id < b.id").
-func (c *checker) ordered(fn *ssa.Function, instr ssa.Instruction) bool {
-	if orderedByComparison(instr) {
-		return true
-	}
-	sites := c.ls.CallSites(fn)
-	if len(sites) == 0 {
-		return false
-	}
-	for _, call := range sites {
-		if !orderedByComparison(call) {
-			return false
-		}
-	}
-	return true
-}
 
 // sameInstance reports whether two locks of one class are known to be the
 // same mutex.

@@ -2,7 +2,6 @@ package lockorder
 
 import (
 	"fmt"
-	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -153,26 +152,6 @@ func (c *checker) reportNested(fn *ssa.Function, h lockset.Lock, a lockset.Acqui
 		},
 	}
 	warning.Report(c.pass, c.res, w)
-}
-
-// orderedByComparison reports whether instr only runs after an ordering
-// comparison (<, <=, >, >=) was tested: the usual way to lock two
-// instances of one class in a consistent order ("lower id first").
-func orderedByComparison(instr ssa.Instruction) bool {
-	b := instr.Block()
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
-			switch bin.Op {
-			case token.LSS, token.LEQ, token.GTR, token.GEQ:
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // instName names an instance path in the words of the source: "$1.mu" of

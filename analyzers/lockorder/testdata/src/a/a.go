@@ -385,3 +385,19 @@ func nThenB() {
 	b.UnlockMu()
 	muN.Unlock()
 }
+
+// A comparison that involves one instance only (a balance check before
+// the second lock) does not decide an order.
+
+func transferChecked(from, to *Account, n int) bool {
+	from.mu.Lock() // want `lock-order cycle: a.transferChecked locks to.mu \(\(a.Account\).mu\) while holding from.mu of the same class`
+	defer from.mu.Unlock()
+	if from.balance < n {
+		return false
+	}
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+	return true
+}

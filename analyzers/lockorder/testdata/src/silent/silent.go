@@ -1,6 +1,9 @@
 package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu\}`
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Consistent ordering: always A before B.
 
@@ -31,6 +34,46 @@ type Account struct {
 func Transfer(from, to *Account, n int) {
 	if from.id < to.id {
 		from.mu.Lock()
+		to.mu.Lock()
+	} else {
+		to.mu.Lock()
+		from.mu.Lock()
+	}
+	from.balance -= n
+	to.balance += n
+	from.mu.Unlock()
+	to.mu.Unlock()
+}
+
+// A balance check, then the order decided by the instances' ids, or by
+// their addresses.
+
+func (a *Account) ID() int { return a.id }
+
+func TransferChecked(from, to *Account, n int) bool {
+	if from.balance < n {
+		return false
+	}
+	first, second := from, to
+	if to.ID() < from.ID() {
+		first, second = to, from
+	}
+	first.mu.Lock()
+	defer first.mu.Unlock()
+	second.mu.Lock()
+	defer second.mu.Unlock()
+	from.balance -= n
+	to.balance += n
+	return true
+}
+
+func TransferByAddress(from, to *Account, n int) {
+	if uintptr(unsafe.Pointer(from)) < uintptr(unsafe.Pointer(to)) {
+		from.mu.Lock()
+		if from.balance < n {
+			from.mu.Unlock()
+			return
+		}
 		to.mu.Lock()
 	} else {
 		to.mu.Lock()
