@@ -121,7 +121,6 @@ func distinctRoots(a, b string) bool {
 	return root(a) != root(b)
 }
 
-
 // sameInstance reports whether two locks of one class are known to be the
 // same mutex.
 func sameInstance(h, l lockset.Lock) bool {
