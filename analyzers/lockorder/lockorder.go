@@ -109,6 +109,7 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 		}
 	}
 	c.checkLeaks(fn, t)
+	c.checkJoins(fn, t)
 }
 
 // distinctRoots reports whether two instance paths are known and start

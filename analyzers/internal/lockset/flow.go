@@ -50,12 +50,23 @@ type Return struct {
 	Held  Set
 }
 
+// A Join is a control-flow edge into a block along which locks are held
+// that are not held on every edge into it: the must-held set drops them
+// at the block. A lock locked in a loop and still held where the loop
+// continues, or held on a break out of it, shows as a Join.
+type Join struct {
+	From, To *ssa.BasicBlock
+	// Held lists the locks held along the edge but not on entry to To.
+	Held Set
+}
+
 // A Trace lists the lock events of one function, computed with the
 // function's entry lockset.
 type Trace struct {
 	Acquisitions []Acquisition
 	Releases     []Release
 	Returns      []Return
+	Joins        []Join
 }
 
 // observer receives the events of a replayed function; nil fields ignore.
@@ -64,6 +75,7 @@ type observer struct {
 	release   func(Release)
 	ret       func(Return)
 	paramCall func(param int, held Set)
+	join      func(Join)
 }
 
 type state struct {
@@ -739,6 +751,19 @@ func (f *flow) replay(e *engine, obs *observer) {
 		}
 		st := *f.in[i]
 		e.runBlock(b, &st, obs, nil)
+		if obs.join == nil {
+			continue
+		}
+		for si, succ := range b.Succs {
+			in := f.in[succ.Index]
+			if in == nil {
+				continue
+			}
+			out := e.edge(b, si, st)
+			if extra := out.held.minus(in.held); len(extra) > 0 {
+				obs.join(Join{From: b, To: succ, Held: extra})
+			}
+		}
 	}
 }
 

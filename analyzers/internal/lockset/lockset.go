@@ -172,6 +172,7 @@ func (r *Result) Trace(fn *ssa.Function) *Trace {
 		acquire: func(a Acquisition) { t.Acquisitions = append(t.Acquisitions, a) },
 		release: func(rel Release) { t.Releases = append(t.Releases, rel) },
 		ret:     func(ret Return) { t.Returns = append(t.Returns, ret) },
+		join:    func(j Join) { t.Joins = append(t.Joins, j) },
 	}
 	r.e.finalFlow(fn).replay(r.e, obs)
 	return t

@@ -169,6 +169,18 @@ func (s Set) intersect(t Set) Set {
 	return out
 }
 
+// minus returns the locks of s whose keys are not in t.
+func (s Set) minus(t Set) Set {
+	var out Set
+	for _, l := range s {
+		i := sort.Search(len(t), func(i int) bool { return t[i].k() >= l.k() })
+		if i == len(t) || t[i].k() != l.k() {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 func (s Set) sameKeys(t Set) bool {
 	if len(s) != len(t) {
 		return false

@@ -401,3 +401,31 @@ func transferChecked(from, to *Account, n int) bool {
 	to.balance += n
 	return true
 }
+
+// A continue that skips the Unlock: the next iteration locks again.
+
+type Queue2 struct {
+	mu    sync.Mutex
+	items []int
+}
+
+func (q *Queue2) Drain(n int) {
+	for i := 0; i < n; i++ {
+		q.mu.Lock() // want `double lock: \(\*a.Queue2\).Drain locks q.mu again while the path through line \d+ still holds it \(a continue, break or branch that skips the Unlock\?\)`
+		if len(q.items) == 0 {
+			continue
+		}
+		q.items = q.items[1:]
+		q.mu.Unlock()
+	}
+}
+
+// A lock deferred in a loop body is held until the function returns.
+
+func (q *Queue2) DrainDeferred(n int) {
+	for i := 0; i < n; i++ {
+		q.mu.Lock() // want `double lock: \(\*a.Queue2\).DrainDeferred locks q.mu again while the path through line \d+ still holds it`
+		defer q.mu.Unlock()
+		q.items = q.items[1:]
+	}
+}

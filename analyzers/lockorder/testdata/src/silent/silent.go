@@ -472,3 +472,36 @@ func (l *locked) Sync() {
 func Compose(s Syncer) Syncer {
 	return &buffered{ws: &locked{ws: &buffered{ws: s}}}
 }
+
+// Unlocking before continue; locking once behind a flag.
+
+type Queue struct {
+	mu    sync.Mutex
+	items []int
+}
+
+func (q *Queue) Drain(n int) {
+	for i := 0; i < n; i++ {
+		q.mu.Lock()
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			continue
+		}
+		q.items = q.items[1:]
+		q.mu.Unlock()
+	}
+}
+
+func (q *Queue) DrainLocked(n int) {
+	locked := false
+	for i := 0; i < n; i++ {
+		if !locked {
+			q.mu.Lock()
+			locked = true
+		}
+		q.items = q.items[1:]
+	}
+	if locked {
+		q.mu.Unlock()
+	}
+}
