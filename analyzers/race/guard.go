@@ -62,11 +62,19 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			withGuard = append(withGuard, a)
 		}
 	}
+	wrongInstance := map[*ssa.Function]bool{}
 	for _, a := range preferWrites(accs) {
 		if calledLocked(a.fn) {
 			continue
 		}
 		if a.held.has(guard) {
+			if held, want, ok := c.otherInstance(a, guard); ok {
+				if other := conflictingWrite(a, withGuard); other != nil && !wrongInstance[a.fn] {
+					wrongInstance[a.fn] = true // once per function and field
+					c.reportOtherInstance(a, other, held, want)
+				}
+				continue
+			}
 			if a.write && a.held.readOnly(guard) {
 				if other := conflicting(a, withGuard); other != nil {
 					c.reportReadLockedWrite(a, other, guard)

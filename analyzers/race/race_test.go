@@ -46,6 +46,7 @@ func TestAnalyzer(t *testing.T) {
 		{"locks that are not package sync's", &noFacts, "lockers", nil},
 		{"writes before publication, helpers under the lock", &noFacts, "published", nil},
 		{"unusual code", &noFacts, "odd", nil},
+		{"the lock of another instance", &noFacts, "instances", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
