@@ -57,12 +57,13 @@ func TestGenerateFromAnalyzers(t *testing.T) {
 		t.Skip("loads the standard library from source")
 	}
 	want := map[string][]string{
-		"lock-order-cycle abba.go:14": {"abba.go:14:2", "abba.go:23:2", "abba.go:15:2", "abba.go:24:2"},
-		"lock-order-cycle nest.go:12": {"nest.go:12:2", "nest.go:12:2", "nest.go:14:2", "nest.go:14:2"},
-		"double-lock double.go:12":    {"double.go:12:2", "double.go:14:5"},
-		"rwr-deadlock rwr.go:13":      {"rwr.go:13:2", "rwr.go:25:2", "rwr.go:15:17"},
-		"rwr-deadlock local.go:15":    {"local.go:15:2", "local.go:11:3", "local.go:16:2"},
-		"double-lock double.go:29":    {"double.go:29:2", "double.go:31:2"},
+		"lock-order-cycle abba.go:14":         {"abba.go:14:2", "abba.go:23:2", "abba.go:15:2", "abba.go:24:2"},
+		"lock-order-cycle nest.go:12":         {"nest.go:12:2", "nest.go:12:2", "nest.go:14:2", "nest.go:14:2"},
+		"double-lock double.go:12":            {"double.go:12:2", "double.go:14:5"},
+		"rwr-deadlock rwr.go:13":              {"rwr.go:13:2", "rwr.go:25:2", "rwr.go:15:17"},
+		"rwr-deadlock local.go:15":            {"local.go:15:2", "local.go:11:3", "local.go:16:2"},
+		"double-lock double.go:29":            {"double.go:29:2", "double.go:31:2"},
+		"lock-channel-deadlock mailbox.go:21": {"mailbox.go:21:2", "mailbox.go:22:8", "mailbox.go:15:2"},
 		"lock-order-cycle cycle3.go:9": {
 			"cycle3.go:9:2", "cycle3.go:16:2", "cycle3.go:23:2", "cycle3.go:10:2", "cycle3.go:17:2", "cycle3.go:24:2",
 		},

@@ -534,3 +534,26 @@ func deref(t types.Type) types.Type {
 	}
 	return t
 }
+
+// lockChannel returns, for a lock held across a channel operation, the
+// acquisition of the lock, the channel operation that blocks holding it,
+// and the peer's acquisition of the lock, which blocks: the peer never
+// reaches the operation that would complete the first.
+func (g *generator) lockChannel() ([]Sequence, error) {
+	sites, err := g.lockSites()
+	if err != nil {
+		return nil, err
+	}
+	if len(sites) < 3 {
+		return nil, fmt.Errorf("want 3 sites (lock, channel operation, the peer's lock), have %d", len(sites))
+	}
+	lock, op, peer := sites[0], sites[1], sites[2]
+	var seq Sequence
+	seq.add(lock.pos, KindObserve, role(lock.site, "locks "+lock.site.Object),
+		fmt.Sprintf("acquires %s (%s)", lock.site.Object, funcOf(lock.site)))
+	seq.add(op.pos, KindObserve, role(op.site, "blocks on "+op.site.Object),
+		fmt.Sprintf("blocks on %s holding %s, waiting for its peer", op.site.Object, lock.site.Object))
+	seq.add(peer.pos, KindObserve, role(peer.site, "locks "+peer.site.Object),
+		fmt.Sprintf("the peer (%s) waits for %s before it can complete the channel operation: deadlock", funcOf(peer.site), peer.site.Object))
+	return []Sequence{seq}, nil
+}

@@ -186,6 +186,8 @@ func (gen *Generator) Generate(w *warning.Warning, test string) ([]Sequence, err
 		seqs, err = g.rwr()
 	case warning.LockLeak:
 		seqs, err = g.lockLeak()
+	case warning.LockChannel:
+		seqs, err = g.lockChannel()
 	case warning.Race:
 		seqs, err = g.race()
 	default:

@@ -1,10 +1,12 @@
 // Package lockorder defines an Analyzer that reports lock-order cycles,
-// double locking, recursive read locking and leaked locks.
+// double locking, recursive read locking, leaked locks and locks held
+// across a channel operation that needs them.
 //
 // # Analyzer lockorder
 //
 // lockorder: report locks acquired in inconsistent orders, locked twice,
-// read-locked recursively, or left held on a return path.
+// read-locked recursively, left held on a return path, or held across a
+// channel operation whose peer needs them.
 //
 // It builds a lock-order graph over lock classes (see below): an edge A→B
 // for every acquisition of B while A is held, within a function or through
@@ -13,17 +15,28 @@
 //   - a cycle A→B→…→A between distinct classes (Kind lock-order-cycle):
 //     goroutines taking the locks along the different paths can deadlock;
 //   - two instances of one class nested (from.mu then to.mu) with no
-//     ordering comparison deciding which is first (lock-order-cycle): two
-//     goroutines with the instances swapped deadlock;
+//     ordering comparison between the two instances deciding which is
+//     first (lock-order-cycle): two goroutines with the instances swapped
+//     deadlock; a comparison of one instance's state (a balance check
+//     before the second Lock) decides nothing;
 //   - a mutex locked again while it is held (double-lock): Go mutexes are
-//     not reentrant, also when the second Lock is in a callee;
+//     not reentrant, also when the second Lock is in a callee, and also
+//     along a path that keeps it held only there (a continue or branch in
+//     a loop that skips the Unlock, a deferred Unlock in a loop body, a
+//     break out of the loop before it) when that path reaches the Lock
+//     again;
 //   - a read lock taken again while held (rwr-deadlock), also through
 //     RLocker() or a sync.Cond whose L is a read locker, when some code
 //     write-locks the same class: a writer waiting in between blocks the
 //     second RLock, and the writer waits for the first;
 //   - a lock still held on some return of the function that acquired it
 //     but not on others (lock-leak), such as an early return err that
-//     skips the RUnlock.
+//     skips the RUnlock;
+//   - a blocking channel operation made holding a lock when every
+//     operation that could complete it (the sends and closes a receive
+//     waits for, the receives a send waits for) is made holding the same
+//     lock class in another function (lock-channel-deadlock): the
+//     goroutine on the channel holds the lock its peer waits for.
 //
 // WRONG:
 //
@@ -53,6 +66,12 @@
 //		return v, nil
 //	}
 //
+//	func (m *Mailbox) Take() int {
+//		m.mu.Lock()
+//		defer m.mu.Unlock()
+//		return <-m.ch // Put locks m.mu before it sends: neither proceeds
+//	}
+//
 // RIGHT:
 //
 //	func (a *Account) Audit(b *Bank) int {
@@ -71,6 +90,10 @@
 //			from.mu.Lock()
 //		}
 //		...
+//	}
+//
+//	func (m *Mailbox) Take() int {
+//		return <-m.ch // wait without holding m.mu
 //	}
 //
 // # Lock classes
@@ -117,7 +140,13 @@
 // # Not modelled
 //
 // Locks held on only some paths into a point are not held there (a
-// must-analysis: no report unless every path holds the lock). Recursion is
+// must-analysis: no report unless every path holds the lock), except for
+// the double locks along a path above; a re-acquisition guarded by a
+// boolean flag (if !locked { mu.Lock() }) is not reported. Channels are
+// named by the field or package-level variable holding them; local
+// channels, channels made with a buffer (or with a size not known),
+// sends on channels whose making is not seen, and operations in a select
+// are not checked for locks held across them. Recursion is
 // approximated (inside a recursive cycle, the function being summarized
 // has no effect). Instances are told apart by access path only; elements
 // of slices at variable indices and map values have unknown instances

@@ -67,6 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range funcs {
 		c.checkFunc(fn, c.traces[fn])
 	}
+	c.checkChannels(funcs)
 	for i := range c.local {
 		c.graph.add(&c.local[i])
 	}

@@ -30,6 +30,11 @@ const (
 	// LockLeak is a lock still held on some return path of a function that
 	// is not a lock helper balanced by its callers.
 	LockLeak Kind = "lock-leak"
+	// LockChannel is a lock held across a blocking channel operation whose
+	// every peer operation (the send a receive waits for, the receive a
+	// send waits for) is made holding the same lock: each goroutine waits
+	// for the other.
+	LockChannel Kind = "lock-channel-deadlock"
 	// Race is a possible data race on a variable or field.
 	Race Kind = "race"
 )
@@ -50,6 +55,8 @@ const (
 	AccessReturn  Access = "return"
 	AccessCall    Access = "call"
 	AccessGo      Access = "go"
+	AccessSend    Access = "send"
+	AccessRecv    Access = "recv"
 	AccessUnknown Access = ""
 )
 

@@ -293,7 +293,7 @@ func TestCheckSelfLocks(t *testing.T) {
 			t.Errorf("%s: replay exit %d:\n%s%s", f.Kind, rc, out, errOut)
 		}
 	}
-	for _, k := range []string{"double-lock", "rwr-deadlock", "lock-leak"} {
+	for _, k := range []string{"double-lock", "rwr-deadlock", "lock-leak", "lock-channel-deadlock"} {
 		if !kinds[k] {
 			t.Errorf("no %s warning among %v:\n%s", k, kinds, stdout)
 		}

@@ -21,6 +21,9 @@ import (
 //     writer while it holds a read lock of the same RWMutex;
 //   - a lock leak, a goroutine blocked on a lock acquired at one of its
 //     sites;
+//   - a lock held across a channel operation, a goroutine blocked on the
+//     channel at one of its sites holding the lock another goroutine waits
+//     for at one of its sites;
 //   - a user sequence (-seq), any failure after the whole sequence.
 //
 // Any other failure found on the way is a bug of its own (Report.Bugs),
@@ -74,6 +77,8 @@ func wantKind(k warning.Kind) string {
 		return rt.WantRWR
 	case warning.LockLeak:
 		return rt.WantLockLeak
+	case warning.LockChannel:
+		return rt.WantLockChannel
 	}
 	return rt.WantSequence
 }

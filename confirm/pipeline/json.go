@@ -22,9 +22,9 @@ type JSONFinding struct {
 	// Analyzer is the analyzer that reported the warning.
 	Analyzer string `json:"analyzer,omitempty"`
 	// Kind is the warning kind: lock-order-cycle, double-lock,
-	// rwr-deadlock, lock-leak, race, sequence (-seq); bug for a bug found
-	// on the way (verdict "found"); build-error for a package that does
-	// not compile.
+	// rwr-deadlock, lock-leak, lock-channel-deadlock, race, sequence
+	// (-seq); bug for a bug found on the way (verdict "found");
+	// build-error for a package that does not compile.
 	Kind string `json:"kind"`
 	// Message is the analyzer's diagnostic.
 	Message string `json:"message"`

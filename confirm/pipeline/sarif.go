@@ -268,6 +268,8 @@ func ruleDescription(kind string) string {
 		return "a read lock taken recursively while a writer may wait"
 	case "lock-leak":
 		return "a lock still held on a return path"
+	case "lock-channel-deadlock":
+		return "a lock held across a channel operation whose peer needs the lock"
 	case "race":
 		return "a possible data race"
 	case "sequence":

@@ -23,6 +23,10 @@ const (
 	// WantLockLeak: a goroutine blocked on a lock acquired at one of the
 	// warning's sites and never released.
 	WantLockLeak = "lock-leak"
+	// WantLockChannel: a goroutine blocked on a channel operation at one
+	// of the warning's sites while it holds the lock another goroutine
+	// waits for at one of its sites.
+	WantLockChannel = "lock-channel-deadlock"
 	// WantSequence: any failure (test failure, panic, deadlock, leak,
 	// race) of an execution that passed every location of
 	// Config.Sequence in order: the rule of a user-given sequence.
@@ -120,6 +124,20 @@ func (w *Want) Matches(f *Failure, observedSeq bool) bool {
 				return true
 			}
 		}
+	case WantLockChannel:
+		if f.Kind != FailDeadlock && f.Kind != FailLeak {
+			return false
+		}
+		for _, wt := range f.Waits {
+			if !isLockOp(wt.Op) || !at(wt.Frames) {
+				continue
+			}
+			for _, h := range wt.Holders {
+				if hw := f.wait(h); h != wt.G && hw != nil && isChanOp(hw.Op) && at(hw.Frames) {
+					return true
+				}
+			}
+		}
 	case WantSignature:
 		return f.signatureHash() == w.Signature
 	case WantSequence:
@@ -154,6 +172,8 @@ func (w *Want) onObject(label string) bool {
 }
 
 func isLockOp(op string) bool { return op == opLock.String() || op == opRLock.String() }
+
+func isChanOp(op string) bool { return op == opSend.String() || op == opRecv.String() }
 
 // wait returns the Wait of goroutine g, or nil.
 func (f *Failure) wait(g int) *Wait {

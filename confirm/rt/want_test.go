@@ -16,7 +16,7 @@ func here(delta int) string {
 // TestWantMatches checks each rule of Want.Matches on failures as the
 // runtime reports them.
 func TestWantMatches(t *testing.T) {
-	site, other := "/m/a.go:10", "/m/a.go:20"
+	site, other, site2 := "/m/a.go:10", "/m/a.go:20", "/m/a.go:30"
 	race := func(p, q string) *Failure {
 		return &Failure{Kind: FailRace, Accesses: []Access{{G: 1, Pos: p, Write: true}, {G: 2, Pos: q}}}
 	}
@@ -50,6 +50,18 @@ func TestWantMatches(t *testing.T) {
 		{"lock held by another", Want{Kind: WantDoubleLock, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "lock", Holders: []int{2}, Frames: []string{site}}}}, false, false},
 		{"rwr", Want{Kind: WantRWR, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "rlock", HoldsRead: true, Frames: []string{site}}}}, false, true},
 		{"rlock without holding", Want{Kind: WantRWR, Sites: []string{site}}, &Failure{Kind: FailDeadlock, Waits: []Wait{{G: 1, Op: "rlock", Frames: []string{site}}}}, false, false},
+		{"lock held across a receive", Want{Kind: WantLockChannel, Sites: []string{site, site2}}, &Failure{Kind: FailDeadlock, Waits: []Wait{
+			{G: 1, Op: "recv", Frames: []string{site}},
+			{G: 2, Op: "lock", Holders: []int{1}, Frames: []string{site2}},
+		}}, false, true},
+		{"lock holder blocked elsewhere", Want{Kind: WantLockChannel, Sites: []string{site, site2}}, &Failure{Kind: FailDeadlock, Waits: []Wait{
+			{G: 1, Op: "recv", Frames: []string{other}},
+			{G: 2, Op: "lock", Holders: []int{1}, Frames: []string{site2}},
+		}}, false, false},
+		{"lock holder in a lock wait", Want{Kind: WantLockChannel, Sites: []string{site, site2}}, &Failure{Kind: FailDeadlock, Waits: []Wait{
+			{G: 1, Op: "lock", Holders: []int{2}, Frames: []string{site}},
+			{G: 2, Op: "lock", Holders: []int{1}, Frames: []string{site2}},
+		}}, false, false},
 		{"leaked lock", Want{Kind: WantLockLeak, Sites: []string{site}}, &Failure{Kind: FailLeak, Waits: []Wait{{G: 1, Op: "lock", LockedAt: site, Frames: []string{other}}}}, false, true},
 		{"lock taken elsewhere", Want{Kind: WantLockLeak, Sites: []string{site}}, &Failure{Kind: FailLeak, Waits: []Wait{{G: 1, Op: "lock", LockedAt: other, Frames: []string{site}}}}, false, false},
 		{"sequence passed", Want{Kind: WantSequence}, &Failure{Kind: FailTest}, true, true},

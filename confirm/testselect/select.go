@@ -167,9 +167,9 @@ func (p *Program) Select(w *warning.Warning) (tests []string, unreached []string
 
 // needsConcurrency reports whether a warning of kind k shows only when
 // its operations run in different goroutines: a race, a lock-order
-// cycle, a reader and a writer.
+// cycle, a reader and a writer, a channel operation and its peer.
 func needsConcurrency(k warning.Kind) bool {
-	return k == warning.Race || k == warning.LockOrderCycle || k == warning.RWRDeadlock
+	return k == warning.Race || k == warning.LockOrderCycle || k == warning.RWRDeadlock || k == warning.LockChannel
 }
 
 func (t *Test) spawnsAny(p *Program, fns []*ssa.Function) bool {

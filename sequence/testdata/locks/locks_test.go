@@ -67,3 +67,12 @@ func TestCacheReset(t *testing.T) {
 	go func() { c.Put("a", 1) }()
 	c.Get("a")
 }
+
+func TestMailbox(t *testing.T) {
+	m := NewMailbox()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); m.Put(1) }()
+	go func() { defer wg.Done(); m.Take() }()
+	wg.Wait()
+}

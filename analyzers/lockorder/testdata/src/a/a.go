@@ -429,3 +429,42 @@ func (q *Queue2) DrainDeferred(n int) {
 		q.items = q.items[1:]
 	}
 }
+
+// A lock held across a channel operation whose peer needs the lock.
+
+type Pipe struct {
+	mu   sync.Mutex
+	ch   chan int
+	done chan struct{}
+	v    int
+}
+
+func NewPipe() *Pipe {
+	return &Pipe{ch: make(chan int), done: make(chan struct{})}
+}
+
+func (p *Pipe) Put(v int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ch <- v
+}
+
+func (p *Pipe) Take() {
+	p.mu.Lock() // want `lock held across a channel receive: \(\*a.Pipe\).Take receives from p.ch holding p.mu, and every send and close on \(a.Pipe\).ch \(\(\*a.Pipe\).Put\) holds \(a.Pipe\).mu too`
+	p.v = <-p.ch
+	p.mu.Unlock()
+}
+
+func (p *Pipe) Stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done <- struct{}{}
+}
+
+func (p *Pipe) wait() {
+	p.mu.Lock() // want `lock held across a channel receive: \(\*a.Pipe\).wait receives from p.done holding p.mu, and every send and close on \(a.Pipe\).done \(\(\*a.Pipe\).Stop\) holds \(a.Pipe\).mu too`
+	defer p.mu.Unlock()
+	for range p.done {
+		p.v++
+	}
+}

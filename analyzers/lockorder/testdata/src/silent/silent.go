@@ -505,3 +505,67 @@ func (q *Queue) DrainLocked(n int) {
 		q.mu.Unlock()
 	}
 }
+
+// Channel operations under a lock that their peers can complete.
+
+type Pipe struct {
+	mu   sync.Mutex
+	ch   chan int
+	buf  chan int
+	done chan struct{}
+	v    int
+}
+
+func NewPipe() *Pipe {
+	return &Pipe{ch: make(chan int), buf: make(chan int, 8), done: make(chan struct{})}
+}
+
+// Put sends holding the lock, but Loop receives without it.
+func (p *Pipe) Put(v int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ch <- v
+}
+
+func (p *Pipe) Loop() {
+	for v := range p.ch {
+		p.mu.Lock()
+		p.v = v
+		p.mu.Unlock()
+	}
+}
+
+// Take receives after releasing the lock.
+func (p *Pipe) Take() int {
+	p.mu.Lock()
+	ch := p.ch
+	p.mu.Unlock()
+	return <-ch
+}
+
+// Queue sends on a buffered channel under the lock.
+func (p *Pipe) Queue(v int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf <- v
+}
+
+func (p *Pipe) Drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.buf) > 0 {
+		p.v += <-p.buf
+	}
+}
+
+// Wait gives up when the pipe is closed.
+func (p *Pipe) Wait() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case v := <-p.ch:
+		return v
+	case <-p.done:
+		return 0
+	}
+}

@@ -1,0 +1,269 @@
+package lockorder
+
+import (
+	"fmt"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
+	"github.com/confirm-go/confirm/analyzers/warning"
+)
+
+// A chanOp is a channel operation of the package on a channel it can
+// name: a send, a receive (also of a range loop) or a close.
+type chanOp struct {
+	fn    *ssa.Function
+	instr ssa.Instruction
+	pos   token.Pos
+	class string // the channel's class: "(pkg.T).ch", "pkg.ch"
+	name  string // in the words of the source: "p.ch"
+	dir   chanDir
+	held  lockset.Set
+}
+
+type chanDir int
+
+const (
+	dirSend chanDir = iota
+	dirRecv
+	dirClose
+)
+
+// chanOps returns the channel operations of funcs, by channel class, and
+// the classes of channels made with a buffer (or of unknown size).
+func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[string]bool) {
+	ops := map[string][]chanOp{}
+	buffered := map[string]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var ch ssa.Value
+				var dir chanDir
+				pos := instr.Pos()
+				switch instr := instr.(type) {
+				case *ssa.Send:
+					ch, dir = instr.Chan, dirSend
+				case *ssa.UnOp:
+					if instr.Op != token.ARROW {
+						continue
+					}
+					ch, dir = instr.X, dirRecv
+				case *ssa.Call:
+					if bi, ok := instr.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "close" || len(instr.Call.Args) != 1 {
+						continue
+					}
+					ch, dir = instr.Call.Args[0], dirClose
+				case *ssa.Store:
+					if mk, ok := instr.Val.(*ssa.MakeChan); ok {
+						if class, _, ok := c.chanClass(fn, instr.Addr, true); ok && !unbuffered(mk) {
+							buffered[class] = true
+						}
+					}
+					continue
+				default:
+					continue
+				}
+				class, name, ok := c.chanClass(fn, ch, false)
+				if !ok {
+					continue
+				}
+				ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: pos, class: class, name: name, dir: dir, held: c.ls.HeldBefore(instr)})
+			}
+		}
+	}
+	return ops, buffered
+}
+
+// chanClass names the channel ch (or, when addr is set, the channel
+// variable ch points to) after the field or package-level variable that
+// holds it; it reports false for other channels (locals, parameters,
+// results of calls), whose peers cannot be told.
+func (c *checker) chanClass(fn *ssa.Function, ch ssa.Value, addr bool) (class, name string, ok bool) {
+	if !addr {
+		load, isLoad := ch.(*ssa.UnOp)
+		if !isLoad || load.Op != token.MUL {
+			return "", "", false
+		}
+		ch = load.X
+	}
+	switch ch.(type) {
+	case *ssa.FieldAddr, *ssa.Global:
+	default:
+		return "", "", false
+	}
+	r, ok := c.ls.Classifier.Ref(ch)
+	if !ok || r.Class == "" {
+		return "", "", false
+	}
+	name = c.instName(fn, r.Inst)
+	if name == "" {
+		name = r.Class
+	}
+	return r.Class, name, true
+}
+
+// unbuffered reports whether mk makes a channel without a buffer.
+func unbuffered(mk *ssa.MakeChan) bool {
+	k, ok := mk.Size.(*ssa.Const)
+	return ok && k.Int64() == 0
+}
+
+// checkChannels reports the channel operations that block holding a lock
+// when every operation that could complete them (the sends and closes a
+// receive waits for, the receives a send waits for) is made holding the
+// same lock class, in another function: the goroutine blocked on the
+// channel holds the lock its peer waits for. Channels made with a buffer
+// (or of a size not known) are not considered, nor sends on a channel
+// whose making is not seen, nor operations in a select.
+func (c *checker) checkChannels(funcs []*ssa.Function) {
+	ops, buffered := c.chanOps(funcs)
+	made := map[string]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if _, ok := st.Val.(*ssa.MakeChan); ok {
+						if class, _, ok := c.chanClass(fn, st.Addr, true); ok {
+							made[class] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, class := range sortedKeys(ops) {
+		if buffered[class] {
+			continue
+		}
+		// One warning per channel and lock class: a receive (the usual
+		// shape) rather than the send it waits for.
+		reported := map[string]bool{}
+		for _, dir := range []chanDir{dirRecv, dirSend} {
+			for _, op := range ops[class] {
+				if op.dir != dir || dir == dirSend && !made[class] {
+					continue
+				}
+				for _, l := range op.held {
+					if l.Inherited || !l.Pos.IsValid() || reported[l.Class] {
+						continue
+					}
+					if peer, ok := lockedPeers(op, l, ops[class]); ok {
+						reported[l.Class] = true
+						c.reportLockChannel(op, l, peer)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// lockedPeers reports whether the peers of op (the operations that could
+// complete it) all hold a lock of l's class in a mode that excludes l's,
+// and at least one of them is in another function; it returns that one.
+func lockedPeers(op chanOp, l lockset.Lock, all []chanOp) (chanOp, bool) {
+	var found chanOp
+	ok := false
+	for _, p := range all {
+		if !complements(op.dir, p.dir) {
+			continue
+		}
+		var pl *lockset.Lock
+		for i := range p.held {
+			if p.held[i].Class == l.Class && (p.held[i].Mode == lockset.Write || l.Mode == lockset.Write) {
+				pl = &p.held[i]
+				break
+			}
+		}
+		if pl == nil {
+			return chanOp{}, false // a peer that can complete op
+		}
+		if p.fn != op.fn && !ok {
+			found, ok = p, true
+		}
+	}
+	return found, ok
+}
+
+func complements(a, b chanDir) bool {
+	if a == dirRecv {
+		return b == dirSend || b == dirClose
+	}
+	return a == dirSend && b == dirRecv
+}
+
+func (d chanDir) verb() string {
+	switch d {
+	case dirSend:
+		return "sends on"
+	case dirRecv:
+		return "receives from"
+	}
+	return "closes"
+}
+
+func (d chanDir) noun() string {
+	if d == dirSend {
+		return "send"
+	}
+	return "receive"
+}
+
+func (d chanDir) access() warning.Access {
+	if d == dirSend || d == dirClose {
+		return warning.AccessSend
+	}
+	return warning.AccessRecv
+}
+
+// reportLockChannel reports op, blocking while it holds l, and peer, an
+// operation that could complete it, made holding l's class.
+func (c *checker) reportLockChannel(op chanOp, l lockset.Lock, peer chanOp) {
+	name := lockset.FuncName(op.fn)
+	lockName := c.instName(op.fn, l.Inst)
+	if lockName == "" {
+		lockName = l.Class
+	}
+	var pl lockset.Lock
+	for _, h := range peer.held {
+		if h.Class == l.Class {
+			pl = h
+			break
+		}
+	}
+	peerName := lockset.FuncName(peer.fn)
+	peerOps := "every " + peer.dir.noun()
+	if peer.dir == dirClose || op.dir == dirRecv {
+		peerOps = "every send and close"
+	}
+	w := &warning.Warning{
+		Kind:    warning.LockChannel,
+		Objects: []string{l.Class, op.class},
+		Message: fmt.Sprintf("lock held across a channel %s: %s %s %s holding %s, and %s on %s (%s) holds %s too: each goroutine waits for the other (deadlock); release the lock before the %s",
+			op.dir.noun(), name, op.dir.verb(), op.name, lockName, peerOps, op.class, peerName, l.Class, op.dir.noun()),
+	}
+	peerLockPos := pl.Pos
+	if !peerLockPos.IsValid() {
+		peerLockPos = peer.pos
+	}
+	w.Sites = []warning.Site{
+		{
+			Pos: l.Pos, Role: fmt.Sprintf("%s %s%s", verb(l.Mode), l.Class, via(l.Chain)), Access: access(l.Mode),
+			Object: l.Class, Func: name, Chain: l.Chain, FuncLine: c.funcLine(op.fn, l.Pos), Goroutine: c.goroutine(op.fn),
+		},
+		{
+			Pos: op.pos, Role: fmt.Sprintf("%s %s holding %s", op.dir.verb(), op.name, l.Class), Access: op.dir.access(),
+			Object: op.class, Held: op.held.Classes(), Func: name, FuncLine: c.funcLine(op.fn, op.pos), Goroutine: c.goroutine(op.fn),
+		},
+		{
+			Pos: peerLockPos, Role: fmt.Sprintf("%s %s%s", verb(pl.Mode), l.Class, via(pl.Chain)), Access: access(pl.Mode),
+			Object: l.Class, Func: peerName, Chain: pl.Chain, FuncLine: c.funcLine(peer.fn, peerLockPos), Goroutine: c.goroutine(peer.fn),
+		},
+		{
+			Pos: peer.pos, Role: fmt.Sprintf("%s %s holding %s", peer.dir.verb(), peer.name, l.Class), Access: peer.dir.access(),
+			Object: op.class, Held: peer.held.Classes(), Func: peerName, FuncLine: c.funcLine(peer.fn, peer.pos), Goroutine: c.goroutine(peer.fn),
+		},
+	}
+	warning.Report(c.pass, c.res, w)
+}
