@@ -20,7 +20,9 @@
 //     deadlock; a comparison of one instance's state (a balance check
 //     before the second Lock) decides nothing;
 //   - a mutex locked again while it is held (double-lock): Go mutexes are
-//     not reentrant, also when the second Lock is in a callee, and also
+//     not reentrant, also when the second Lock is in a callee (a callback
+//     stored in a field of the value it captures, x.f = func() {
+//     x.Count() }, called as x.f() under x.mu is that value's), and also
 //     along a path that keeps it held only there (a continue or branch in
 //     a loop that skips the Unlock, a deferred Unlock in a loop body, a
 //     break out of the loop before it) when that path reaches the Lock

@@ -2,6 +2,7 @@ package lockset
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -649,4 +650,73 @@ func freeVarIndex(v *ssa.FreeVar) int {
 		}
 	}
 	return -1
+}
+
+// fieldClosureBindings returns, for the call common of a function loaded
+// from a field (x.f()) that may be the closure fn, the values of fn's free
+// variables in the caller that are known: a closure stored into the
+// field of the very value it captures (x.f = func() { x.mu.Lock() })
+// binds that free variable to x. Other entries are nil; the result is nil
+// when nothing is known.
+func (c *Classifier) fieldClosureBindings(common *ssa.CallCommon, fn *ssa.Function) []ssa.Value {
+	load, ok := common.Value.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || len(fn.FreeVars) == 0 {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, mc := range c.closures[fn] {
+		for _, ref := range *mc.Referrers() {
+			st, ok := ref.(*ssa.Store)
+			if !ok || st.Val != mc {
+				continue
+			}
+			sfa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || sfa.Field != fa.Field || !types.Identical(sfa.X.Type(), fa.X.Type()) {
+				continue
+			}
+			binds := make([]ssa.Value, len(mc.Bindings))
+			for k, b := range mc.Bindings {
+				switch {
+				case b == sfa.X:
+					binds[k] = fa.X
+				case isLoadOf(sfa.X, b):
+					// x captured by reference: the variable holds
+					// what the caller loaded the field from.
+					binds[k] = pointee{fa.X}
+				}
+			}
+			if out != nil && !sameBindings(out, binds) {
+				return nil // stores that disagree
+			}
+			out = binds
+		}
+	}
+	return out
+}
+
+// A pointee stands, among a closure's bindings, for the content of a
+// variable the closure captured by reference, when only that content is
+// known: paths through the free variable start with a dereference.
+type pointee struct{ ssa.Value }
+
+// isLoadOf reports whether v is a load of the variable addr.
+func isLoadOf(v, addr ssa.Value) bool {
+	u, ok := v.(*ssa.UnOp)
+	return ok && u.Op == token.MUL && u.X == addr
+}
+
+func sameBindings(a, b []ssa.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -502,13 +502,18 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	ci, _ := instr.(ssa.CallInstruction)
 	callees := e.callees(ci, common)
 	dynamic := common.StaticCallee() == nil
+
 	var holds Set
 	for i, fn := range callees {
 		s := e.summary(fn)
+		binds := bindings(common)
+		if dynamic && binds == nil {
+			binds = e.cls.fieldClosureBindings(common, fn)
+		}
 		if obs != nil && obs.acquire != nil {
-			under := e.without(st.held, s.Releases, args(common), bindings(common), fn, pos)
+			under := e.without(st.held, s.Releases, args(common), binds, fn, pos)
 			for _, it := range s.Acquires {
-				l := Lock{Item: e.mapItem(it, args(common), bindings(common), fn, pos)}
+				l := Lock{Item: e.mapItem(it, args(common), binds, fn, pos)}
 				l.Dynamic = l.Dynamic || dynamic
 				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: under})
 			}
@@ -517,7 +522,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			e.callbacks(st.held, s, common, fn, dynamic, instr, pos, obs)
 		}
 		for _, it := range s.Releases {
-			m := e.mapItem(it, args(common), bindings(common), fn, pos)
+			m := e.mapItem(it, args(common), binds, fn, pos)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if obs != nil && obs.release != nil {
@@ -526,7 +531,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		}
 		var h Set
 		for _, it := range s.Holds {
-			m := e.mapItem(it, args(common), bindings(common), fn, pos)
+			m := e.mapItem(it, args(common), binds, fn, pos)
 			m.Dynamic = m.Dynamic || dynamic
 			h = h.add(Lock{Item: m})
 		}
@@ -912,8 +917,20 @@ func (e *engine) mapInst(inst string, as, binds []ssa.Value) string {
 		n++
 	}
 	i, err := strconv.Atoi(inst[1:n])
-	if err != nil || i >= len(vals) {
+	if err != nil || i >= len(vals) || vals[i] == nil {
 		return ""
+	}
+	if d, ok := vals[i].(pointee); ok {
+		// A variable captured by reference whose content the caller
+		// has: "^0*.mu" is the caller's value's ".mu".
+		if !strings.HasPrefix(inst[n:], "*") {
+			return ""
+		}
+		r, ok := e.cls.path(d.Value, 0)
+		if !ok || r.Inst == "" {
+			return ""
+		}
+		return r.Inst + inst[n+1:]
 	}
 	r, ok := e.cls.path(vals[i], 0)
 	if !ok || r.Inst == "" {

@@ -468,3 +468,31 @@ func (p *Pipe) wait() {
 		p.v++
 	}
 }
+
+// A callback stored in a field of the value it captures, called while
+// that value's lock is held.
+
+type Bus struct {
+	mu      sync.Mutex
+	onEvent func()
+	n       int
+}
+
+func NewBus() *Bus {
+	b := &Bus{}
+	b.onEvent = func() { b.Count() }
+	return b
+}
+
+func (b *Bus) Count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n
+}
+
+func (b *Bus) Publish() {
+	b.mu.Lock() // want `double lock: \(\*a.Bus\).Publish locks b.mu via a.NewBus\$1 -> \(\*a.Bus\).Count while already holding it`
+	defer b.mu.Unlock()
+	b.n++
+	b.onEvent()
+}

@@ -569,3 +569,30 @@ func (p *Pipe) Wait() int {
 		return 0
 	}
 }
+
+// The callback runs after the lock is released.
+
+type Notifier struct {
+	mu      sync.Mutex
+	onEvent func()
+	n       int
+}
+
+func NewNotifier() *Notifier {
+	b := &Notifier{}
+	b.onEvent = func() { b.Count() }
+	return b
+}
+
+func (b *Notifier) Count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n
+}
+
+func (b *Notifier) Publish() {
+	b.mu.Lock()
+	b.n++
+	b.mu.Unlock()
+	b.onEvent()
+}
