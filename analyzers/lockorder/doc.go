@@ -22,7 +22,8 @@
 //   - a mutex locked again while it is held (double-lock): Go mutexes are
 //     not reentrant, also when the second Lock is in a callee (a callback
 //     stored in a field of the value it captures, x.f = func() {
-//     x.Count() }, called as x.f() under x.mu is that value's), and also
+//     x.Count() }, called as x.f() under x.mu is that value's; so is an
+//     interface field only ever set to its owner, x.g = x), and also
 //     along a path that keeps it held only there (a continue or branch in
 //     a loop that skips the Unlock, a deferred Unlock in a loop body, a
 //     break out of the loop before it) when that path reaches the Lock

@@ -720,3 +720,44 @@ func sameBindings(a, b []ssa.Value) bool {
 	}
 	return true
 }
+
+// selfReceiver returns, for the interface method call common on a value
+// loaded from a field (x.f.M()), the receiver the method gets when every
+// store to that field in the package stores the very value the field
+// belongs to (x.f = x: a delegate set to itself): x. It returns nil
+// otherwise.
+func (c *Classifier) selfReceiver(common *ssa.CallCommon) ssa.Value {
+	if !common.IsInvoke() {
+		return nil
+	}
+	load, ok := common.Value.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	p, ok := c.path(fa, 0)
+	if !ok || len(c.stores[p.Class]) == 0 {
+		return nil
+	}
+	for _, st := range c.stores[p.Class] {
+		mi, ok := st.Val.(*ssa.MakeInterface)
+		sfa, isField := st.Addr.(*ssa.FieldAddr)
+		if !ok || !isField || !sameVar(mi.X, sfa.X) {
+			return nil
+		}
+	}
+	return fa.X
+}
+
+// sameVar reports whether a and b are the same value, or loads of the
+// same variable.
+func sameVar(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	la, ok := a.(*ssa.UnOp)
+	return ok && la.Op == token.MUL && isLoadOf(b, la.X)
+}

@@ -503,6 +503,19 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	callees := e.callees(ci, common)
 	dynamic := common.StaticCallee() == nil
 
+	as := args(common)
+	if self := e.cls.selfReceiver(common); self != nil {
+		// The field only ever holds its owner: its method is the
+		// callee, on that owner.
+		as = append([]ssa.Value{self}, as[1:]...)
+		var own []*ssa.Function
+		for _, fn := range callees {
+			if r := fn.Signature.Recv(); r != nil && types.Identical(r.Type(), self.Type()) {
+				own = append(own, fn)
+			}
+		}
+		callees = own
+	}
 	var holds Set
 	for i, fn := range callees {
 		s := e.summary(fn)
@@ -511,9 +524,9 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			binds = e.cls.fieldClosureBindings(common, fn)
 		}
 		if obs != nil && obs.acquire != nil {
-			under := e.without(st.held, s.Releases, args(common), binds, fn, pos)
+			under := e.without(st.held, s.Releases, as, binds, fn, pos)
 			for _, it := range s.Acquires {
-				l := Lock{Item: e.mapItem(it, args(common), binds, fn, pos)}
+				l := Lock{Item: e.mapItem(it, as, binds, fn, pos)}
 				l.Dynamic = l.Dynamic || dynamic
 				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: under})
 			}
@@ -522,7 +535,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			e.callbacks(st.held, s, common, fn, dynamic, instr, pos, obs)
 		}
 		for _, it := range s.Releases {
-			m := e.mapItem(it, args(common), binds, fn, pos)
+			m := e.mapItem(it, as, binds, fn, pos)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if obs != nil && obs.release != nil {
@@ -531,7 +544,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		}
 		var h Set
 		for _, it := range s.Holds {
-			m := e.mapItem(it, args(common), binds, fn, pos)
+			m := e.mapItem(it, as, binds, fn, pos)
 			m.Dynamic = m.Dynamic || dynamic
 			h = h.add(Lock{Item: m})
 		}

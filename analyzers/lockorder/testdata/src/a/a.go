@@ -496,3 +496,39 @@ func (b *Bus) Publish() {
 	b.n++
 	b.onEvent()
 }
+
+// A delegate field that only ever holds its owner, called under the
+// owner's lock; a lock released by a closure deferred through another.
+
+type Getter interface{ Get() int }
+
+type Store struct {
+	mu sync.Mutex
+	n  int
+	g  Getter
+}
+
+func NewStore() *Store {
+	s := &Store{}
+	s.g = s
+	return s
+}
+
+func (s *Store) Get() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+func (s *Store) Sync() {
+	s.mu.Lock() // want `double lock: \(\*a.Store\).Sync locks s.mu via \(\*a.Store\).Get while already holding it`
+	defer s.mu.Unlock()
+	s.n = s.g.Get()
+}
+
+func (s *Store) Update() {
+	s.mu.Lock() // want `double lock: \(\*a.Store\).Update locks s.mu via \(\*a.Store\).Get while already holding it`
+	unlock := func() { s.mu.Unlock() }
+	defer func() { unlock() }()
+	s.n = s.Get()
+}

@@ -1,4 +1,4 @@
-package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu\}`
+package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu\}`
 
 import (
 	"sync"
@@ -595,4 +595,39 @@ func (b *Notifier) Publish() {
 	b.n++
 	b.mu.Unlock()
 	b.onEvent()
+}
+
+// A delegate field set to values of other types.
+
+type Getter interface{ Get() int }
+
+type Source struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (s *Source) Get() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+type Mirror struct {
+	mu sync.Mutex
+	n  int
+	g  Getter
+}
+
+func (m *Mirror) Get() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.n
+}
+
+func NewMirror(src *Source) *Mirror { return &Mirror{g: src} }
+
+func (m *Mirror) Sync() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.n = m.g.Get()
 }
