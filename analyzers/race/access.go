@@ -41,18 +41,22 @@ type access struct {
 	preEscape bool // the object was allocated in fn and has not escaped yet
 }
 
-// loc is the key under which accesses to the same memory match.
+// loc is the key under which accesses to the same memory match: the
+// same path from the same root, to the same object (a field of one struct
+// type: fields of different types reached through one interface-typed
+// field, h.s.count of two samplers, are different memory).
 type loc struct {
 	root   ssa.Value
 	global string
 	path   string
+	obj    string
 }
 
 func (a *access) loc() loc {
 	if a.global != "" {
-		return loc{global: a.global, path: a.path}
+		return loc{global: a.global, path: a.path, obj: a.obj.key}
 	}
-	return loc{root: a.root, path: a.path}
+	return loc{root: a.root, path: a.path, obj: a.obj.key}
 }
 
 // verb returns "reads" or "writes".

@@ -129,7 +129,7 @@
 // (bound at calls to the caller's variable); slice and array elements
 // (s[i] is never reported: goroutines usually
 // own distinct indices); map contents are modelled as one object per
-// variable or field holding the map (m[k], m[k] = v, range, delete,
+// variable or field holding the map (m[k], m[k] = v, len(m), range, delete,
 // clear), but maps reached only through calls results or other maps are
 // not; accesses mixing
 // sync/atomic with plain loads and stores; aliasing between different

@@ -106,10 +106,17 @@ func (c *checker) addMapAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction
 	}
 	obj.key += "{}"
 	obj.name = "map contents of " + obj.name
+	pos := c.exprStart(instr.Pos())
+	if call, ok := instr.(ssa.CallInstruction); ok && isBuiltin(call.Common(), "len") {
+		// len(x.m): the access is the operand, where the read happens.
+		if p := mapOperandPos(m); p.IsValid() {
+			pos = c.exprStart(p)
+		}
+	}
 	c.record(fi, esc, instr, &access{
 		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path + "{}",
-		pos: c.exprStart(instr.Pos()), fn: fi.fn, instr: instr,
+		pos: pos, fn: fi.fn, instr: instr,
 	})
 }
 
@@ -233,8 +240,26 @@ func isMap(t types.Type) bool {
 	return ok
 }
 
-// mapBuiltin recognizes delete(m, k) and clear(m) on a map: writes of
-// its elements.
+// isBuiltin reports whether call calls the builtin function name.
+func isBuiltin(call *ssa.CallCommon, name string) bool {
+	b, ok := call.Value.(*ssa.Builtin)
+	return ok && b.Name() == name
+}
+
+// mapOperandPos returns the position of the expression that loads the
+// map m: the selector of x.m, the variable of v.
+func mapOperandPos(m ssa.Value) token.Pos {
+	if u, ok := m.(*ssa.UnOp); ok {
+		if fa, ok := u.X.(*ssa.FieldAddr); ok && fa.Pos().IsValid() {
+			return fa.Pos()
+		}
+		return u.Pos()
+	}
+	return m.Pos()
+}
+
+// mapBuiltin recognizes delete(m, k) and clear(m) on a map, writes of its
+// elements, and len(m), a read.
 func mapBuiltin(call *ssa.CallCommon) (ssa.Value, bool, bool) {
 	b, ok := call.Value.(*ssa.Builtin)
 	if !ok || len(call.Args) == 0 || !isMap(call.Args[0].Type()) {
@@ -243,6 +268,9 @@ func mapBuiltin(call *ssa.CallCommon) (ssa.Value, bool, bool) {
 	switch b.Name() {
 	case "delete", "clear":
 		return call.Args[0], true, true
+	case "len":
+		// The race detector reports len(m) against a write of m.
+		return call.Args[0], false, true
 	}
 	return nil, false, false
 }

@@ -127,11 +127,35 @@ func (r *fileRewriter) isAccess(e ast.Expr, parent ast.Node, all bool) bool {
 			return false
 		}
 	case *ast.CallExpr:
-		if b := r.builtin(p); b == "close" || b == "len" || b == "cap" {
+		switch r.builtin(p) {
+		case "close":
 			return false
+		case "len", "cap":
+			// len of a slice, map or string field reads it (the race
+			// detector reports it against a write); of a channel it is
+			// a channel operation, and of an array a constant.
+			return !lenIsConstOrChan(r.info.TypeOf(e))
 		}
 	}
 	return true
+}
+
+// lenIsConstOrChan reports whether len of a value of type t is a
+// constant (an array, a pointer to one) or a channel's.
+func lenIsConstOrChan(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Chan, *types.Array:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	case *types.Interface, *types.TypeParam:
+		return true // a type parameter's core type may be any of these
+	}
+	return false
 }
 
 // syncType reports whether t is a type of package sync or sync/atomic.

@@ -138,6 +138,10 @@ func val() S { return S{} }
 			[]string{"return (*confirmrt.RdP(&s.arr, 0))[1:]"}, ""},
 		{"map and slice headers", `func f(s *S, i int) { s.m[i] = s.items[i] }`,
 			[]string{"confirmrt.Rd(&s.m, ", "[i] = confirmrt.Rd(&s.items, "}, ""},
+		{"len of a map or slice field reads it", `func f(s *S) int { return len(s.m) + cap(s.items) }`,
+			[]string{"return len(confirmrt.Rd(&s.m, 0)) + cap(confirmrt.Rd(&s.items, 1))"}, ""},
+		{"len of an array or channel field does not", `func f(s *S) int { return len(s.arr) + len(s.ch) }`,
+			[]string{"return len(s.arr) + len(s.ch)"}, ""},
 		{"func field called", `func f(s *S) int { return s.fn() }`,
 			[]string{"return confirmrt.Rd(&s.fn, 0)()"}, ""},
 		{"go statement arguments in the spawner", `func f(s *S) { go fmt(s.v) }

@@ -290,3 +290,26 @@ func (c *Counter) TryInc(ok bool) {
 		c.mu.Unlock()
 	}
 }
+
+// Index reads the size of its map without the lock that guards its
+// writes: len(m) races with m[k] = v.
+type Index struct {
+	mu    sync.Mutex
+	items map[string]int
+}
+
+func (r *Index) Set(k string, v int) {
+	r.mu.Lock()
+	r.items[k] = v
+	r.mu.Unlock()
+}
+
+func (r *Index) Get(k string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.items[k]
+}
+
+func (r *Index) Len() int {
+	return len(r.items) // want `possible data race: \(\*counter.Index\).Len reads map contents of \(counter.Index\).items without holding \(counter.Index\).mu`
+}

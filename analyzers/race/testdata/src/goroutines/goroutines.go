@@ -320,3 +320,50 @@ func RunTask() int {
 	go t.work()
 	return n
 }
+
+// Two samplers behind one interface-typed field: each updates its own
+// count under its own lock; the fields are different memory. A third
+// sampler updates its count without a lock.
+
+type Sample interface{ Update(int64) }
+
+type uniform struct {
+	mu    sync.Mutex
+	count int64
+}
+
+func (u *uniform) Update(int64) { u.mu.Lock(); u.count++; u.mu.Unlock() }
+
+type decay struct {
+	x     float64
+	count int64
+	mu    sync.Mutex
+}
+
+func (d *decay) Update(int64) { d.mu.Lock(); d.count++; d.mu.Unlock() }
+
+type bare struct{ count int64 }
+
+func (b *bare) Update(int64) {
+	b.count++ // want `possible data race: \(goroutines.bare\).count is written by goroutine goroutines.Samplers\$1 and written by another instance of goroutines.Samplers\$1`
+}
+
+type Hist struct{ s Sample }
+
+func NewHist(s Sample) *Hist   { return &Hist{s: s} }
+func (h *Hist) Update(v int64) { h.s.Update(v) }
+
+func Samplers() {
+	h1, h2, h3 := NewHist(&uniform{}), NewHist(&decay{}), NewHist(&bare{})
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h1.Update(1)
+			h2.Update(1)
+			h3.Update(1)
+		}()
+	}
+	wg.Wait()
+}
