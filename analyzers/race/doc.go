@@ -139,7 +139,9 @@
 // using shared memory after it returns; happens-before through
 // sync.Cond, context cancellation, or synchronization inside callees of
 // the spawner; functions called through function values other than
-// closures created in place; and goroutines started by other packages.
+// closures created in place or passed to the function that calls them
+// (a callback parameter's accesses are those of the closure each call
+// site passes); and goroutines started by other packages.
 // Locksets come from package lockset (must-held locks with
 // interprocedural summaries and entry locksets for unexported helpers);
 // lock instances are not distinguished, only lock classes.

@@ -16,6 +16,17 @@ const maxSummary = 128
 type summary struct {
 	accesses []*access // roots are fn's Parameters or FreeVars, or globals
 	signals  bool      // may let a waiting goroutine proceed
+	// paramCalls are the calls of fn's function-typed parameters (Run
+	// calling work()), itself or through its callees: what they access
+	// depends on the function each caller passes, so callers bind them.
+	paramCalls []paramCall
+}
+
+// A paramCall is a call of a function parameter, with the locks held
+// there.
+type paramCall struct {
+	param int
+	held  heldSet
 }
 
 type summaryKey struct {
@@ -53,11 +64,29 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		add(a)
 	}
 	for _, cs := range fi.calls {
-		for _, a := range c.callAccesses(fn, cs, &s.signals) {
+		if p := calledParam(fn, cs); p >= 0 {
+			s.paramCalls = append(s.paramCalls, paramCall{param: p, held: cs.held})
+			continue
+		}
+		for _, a := range c.bindCallAccesses(fn, cs, &s.signals, &s.paramCalls) {
 			add(a)
 		}
 	}
 	return s
+}
+
+// calledParam returns the index of the parameter of fn that the call cs
+// calls (a plain call or defer of a function-typed parameter), or -1.
+func calledParam(fn *ssa.Function, cs callSite) int {
+	if _, isGo := cs.instr.(*ssa.Go); isGo {
+		return -1
+	}
+	common := cs.instr.Common()
+	p, ok := common.Value.(*ssa.Parameter)
+	if !ok || common.IsInvoke() || p.Parent() != fn {
+		return -1
+	}
+	return indexOfParam(fn, p)
 }
 
 // sharedRoot reports whether a's memory is reachable by fn's callers.
@@ -78,6 +107,14 @@ func sharedRoot(a *access, fn *ssa.Function) bool {
 // instruction cs in fn performs through its callees, rooted in fn's
 // values. It sets *signals when a callee signals.
 func (c *checker) callAccesses(fn *ssa.Function, cs callSite, signals *bool) []*access {
+	return c.bindCallAccesses(fn, cs, signals, nil)
+}
+
+// bindCallAccesses is callAccesses; the calls the callees make of the
+// functions passed to them are bound to the functions cs passes (a
+// closure made in place: its accesses, rooted at its bindings), and
+// appended to *up, when not nil, where cs passes a parameter of fn on.
+func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool, up *[]paramCall) []*access {
 	var out []*access
 	held := cs.held
 	if _, ok := cs.instr.(*ssa.Go); ok {
@@ -92,6 +129,9 @@ func (c *checker) callAccesses(fn *ssa.Function, cs callSite, signals *bool) []*
 					out = append(out, a)
 				}
 			}
+			for _, pc := range s.paramCalls {
+				out = append(out, c.passedAccesses(fn, cs, callee, pc, held, signals, up)...)
+			}
 			continue
 		}
 		f := c.importFact(callee)
@@ -102,6 +142,55 @@ func (c *checker) callAccesses(fn *ssa.Function, cs callSite, signals *bool) []*
 		for i := range f.Accesses {
 			if a := c.bindFact(&f.Accesses[i], fn, cs, held); a != nil {
 				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// passedAccesses returns the accesses of the function that call site cs
+// of fn passes to callee for parameter pc.param, which callee calls:
+// those of a closure made in place (rooted at its bindings), or of a
+// function (its package-level variables). A parameter of fn passed on is
+// appended to *up instead; other values are not followed.
+func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Function, pc paramCall, held heldSet, signals *bool, up *[]paramCall) []*access {
+	held = held.union(pc.held)
+	var g *ssa.Function
+	var mc *ssa.MakeClosure
+	switch arg := argument(cs.instr.Common(), pc.param).(type) {
+	case *ssa.Parameter:
+		if up != nil && arg.Parent() == fn {
+			*up = append(*up, paramCall{param: indexOfParam(fn, arg), held: held})
+		}
+		return nil
+	case *ssa.MakeClosure:
+		mc = arg
+		g, _ = arg.Fn.(*ssa.Function)
+	case *ssa.Function:
+		g = arg
+	}
+	if g == nil || !c.isLocal(g) {
+		return nil
+	}
+	s := c.summary(g)
+	*signals = *signals || s.signals
+	var out []*access
+	for _, e := range s.accesses {
+		a := *e
+		a.held = e.held.union(held)
+		a.chain = append([]string{c.name(callee), c.name(g)}, e.chain...)
+		a.preEscape = false
+		if e.global != "" {
+			out = append(out, &a)
+			continue
+		}
+		fv, ok := e.root.(*ssa.FreeVar)
+		if !ok || mc == nil {
+			continue // the callee's own arguments: not known here
+		}
+		if i := indexOfFreeVar(g, fv); i >= 0 && i < len(mc.Bindings) {
+			if b := c.rebase(&a, mc.Bindings[i], e.path); b != nil {
+				out = append(out, b)
 			}
 		}
 	}

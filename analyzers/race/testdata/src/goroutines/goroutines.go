@@ -367,3 +367,24 @@ func Samplers() {
 	}
 	wg.Wait()
 }
+
+// A function that calls the callback it is passed: what it accesses is
+// the passed closure's, call by call.
+
+func run(work func()) { work() }
+
+var seq, par int
+
+func Sequential() { run(func() { seq++ }) }
+
+func ConcurrentQuiet() {
+	for i := 0; i < 2; i++ {
+		go func() { run(func() {}) }()
+	}
+}
+
+func ConcurrentWrites() {
+	for i := 0; i < 2; i++ {
+		go func() { run(func() { par++ }) }() // want `possible data race: goroutines.par is written by goroutine goroutines.ConcurrentWrites\$1 and written by another instance of goroutines.ConcurrentWrites\$1`
+	}
+}
