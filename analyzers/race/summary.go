@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -22,10 +23,12 @@ type summary struct {
 	paramCalls []paramCall
 }
 
-// A paramCall is a call of a function parameter, with the locks held
-// there.
+// A paramCall is a call of a function parameter (or, when free is set,
+// of a free variable: a closure calling its enclosing function's
+// parameter), with the locks held there.
 type paramCall struct {
 	param int
+	free  bool
 	held  heldSet
 }
 
@@ -64,8 +67,8 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		add(a)
 	}
 	for _, cs := range fi.calls {
-		if p := calledParam(fn, cs); p >= 0 {
-			s.paramCalls = append(s.paramCalls, paramCall{param: p, held: cs.held})
+		if pc, ok := calledParam(fn, cs); ok {
+			s.paramCalls = append(s.paramCalls, pc)
 			continue
 		}
 		for _, a := range c.bindCallAccesses(fn, cs, &s.signals, &s.paramCalls) {
@@ -75,18 +78,60 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 	return s
 }
 
-// calledParam returns the index of the parameter of fn that the call cs
-// calls (a plain call or defer of a function-typed parameter), or -1.
-func calledParam(fn *ssa.Function, cs callSite) int {
+// calledParam recognizes in the call cs of fn (a plain call or defer)
+// a call of a function-typed parameter of fn, or of a free variable of
+// fn (captured by value or by reference).
+func calledParam(fn *ssa.Function, cs callSite) (paramCall, bool) {
 	if _, isGo := cs.instr.(*ssa.Go); isGo {
-		return -1
+		return paramCall{}, false
 	}
 	common := cs.instr.Common()
-	p, ok := common.Value.(*ssa.Parameter)
-	if !ok || common.IsInvoke() || p.Parent() != fn {
-		return -1
+	if common.IsInvoke() {
+		return paramCall{}, false
 	}
-	return indexOfParam(fn, p)
+	v := common.Value
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if fv, ok := u.X.(*ssa.FreeVar); ok {
+			v = fv
+		}
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		if v.Parent() == fn {
+			return paramCall{param: indexOfParam(fn, v), held: cs.held}, true
+		}
+	case *ssa.FreeVar:
+		if v.Parent() == fn {
+			return paramCall{param: indexOfFreeVar(fn, v), free: true, held: cs.held}, true
+		}
+	}
+	return paramCall{}, false
+}
+
+// paramOf returns the parameter of fn that v is, or that the variable v
+// only ever holds (a parameter captured by reference), or nil.
+func paramOf(fn *ssa.Function, v ssa.Value) *ssa.Parameter {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		if v.Parent() == fn {
+			return v
+		}
+	case *ssa.Alloc:
+		var p *ssa.Parameter
+		for _, ref := range *v.Referrers() {
+			st, ok := ref.(*ssa.Store)
+			if !ok || st.Addr != v {
+				continue
+			}
+			q, ok := st.Val.(*ssa.Parameter)
+			if !ok || q.Parent() != fn || p != nil && p != q {
+				return nil
+			}
+			p = q
+		}
+		return p
+	}
+	return nil
 }
 
 // sharedRoot reports whether a's memory is reachable by fn's callers.
@@ -155,14 +200,23 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 // appended to *up instead; other values are not followed.
 func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Function, pc paramCall, held heldSet, signals *bool, up *[]paramCall) []*access {
 	held = held.union(pc.held)
-	var g *ssa.Function
-	var mc *ssa.MakeClosure
-	switch arg := argument(cs.instr.Common(), pc.param).(type) {
-	case *ssa.Parameter:
-		if up != nil && arg.Parent() == fn {
-			*up = append(*up, paramCall{param: indexOfParam(fn, arg), held: held})
+	var passed ssa.Value
+	if pc.free {
+		if cmc := c.closureAt(cs.instr.Common().Value, callee, fn); cmc != nil && pc.param < len(cmc.Bindings) {
+			passed = cmc.Bindings[pc.param]
+		}
+	} else {
+		passed = argument(cs.instr.Common(), pc.param)
+	}
+	if p := paramOf(fn, passed); p != nil {
+		if up != nil {
+			*up = append(*up, paramCall{param: indexOfParam(fn, p), held: held})
 		}
 		return nil
+	}
+	var g *ssa.Function
+	var mc *ssa.MakeClosure
+	switch arg := passed.(type) {
 	case *ssa.MakeClosure:
 		mc = arg
 		g, _ = arg.Fn.(*ssa.Function)
@@ -175,6 +229,14 @@ func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Func
 	s := c.summary(g)
 	*signals = *signals || s.signals
 	var out []*access
+	for _, gpc := range s.paramCalls {
+		// The passed closure calls what its maker was passed.
+		if gpc.free && mc != nil && gpc.param < len(mc.Bindings) && up != nil {
+			if p := paramOf(fn, mc.Bindings[gpc.param]); p != nil {
+				*up = append(*up, paramCall{param: indexOfParam(fn, p), held: held.union(gpc.held)})
+			}
+		}
+	}
 	for _, e := range s.accesses {
 		a := *e
 		a.held = e.held.union(held)

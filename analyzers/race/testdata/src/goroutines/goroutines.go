@@ -388,3 +388,25 @@ func ConcurrentWrites() {
 		go func() { run(func() { par++ }) }() // want `possible data race: goroutines.par is written by goroutine goroutines.ConcurrentWrites\$1 and written by another instance of goroutines.ConcurrentWrites\$1`
 	}
 }
+
+// retry hands run a closure that calls what retry was passed.
+
+func retry(work func()) { run(func() { work() }) }
+
+var tries int
+
+func SequentialRetry() { retry(func() { tries++ }) }
+
+func ConcurrentRetryQuiet() {
+	for i := 0; i < 2; i++ {
+		go func() { retry(func() {}) }()
+	}
+}
+
+var retried int
+
+func ConcurrentRetries() {
+	for i := 0; i < 2; i++ {
+		go func() { retry(func() { retried++ }) }() // want `possible data race: goroutines.retried is written by goroutine goroutines.ConcurrentRetries\$1 and written by another instance of goroutines.ConcurrentRetries\$1`
+	}
+}
