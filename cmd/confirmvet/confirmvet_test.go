@@ -47,6 +47,9 @@ func testFixture(t *testing.T, bin string) {
 		{"go vet -json", "go", []string{"vet", "-vettool=" + bin, "-json", "./..."}, 0, true},
 		{"standalone", bin, []string{"./..."}, 3, false},
 		{"standalone -json", bin, []string{"-json", "./..."}, 0, true},
+		// A flag of the in-process driver loads the packages in one
+		// process instead of running go vet: the same findings.
+		{"standalone in one process", bin, []string{"-test=true", "./..."}, 3, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,12 +17,17 @@
 //
 //	confirmvet ./...
 //
-// In that mode it loads the named packages itself with go/packages (test
-// files included unless -test=false), like a multichecker, prints the
-// findings the same way and exits with status 3 when there is at least one,
-// 1 on errors such as packages that do not build, and 0 otherwise. It offers
-// the flags of the standalone analysis driver as well, for example -json,
-// -cpuprofile and -memprofile.
+// In that mode it hands the work to go vet -vettool=<itself> (see above),
+// so that it reports exactly what go vet does, one package per process
+// with go's caches: the memory of one package at a time, where loading a
+// large module into one process takes gigabytes. It prints each finding
+// once, as file:line:col: message (or, with -json, as JSON by package and
+// analyzer), and exits with status 3 when there is at least one, 1 on
+// errors such as packages that do not build, and 0 otherwise. Build flags
+// (-tags, -mod) go to go vet. With a flag of the in-process analysis
+// driver (-test=false, -cpuprofile, -memprofile, -trace, -fix, -diff, -c,
+// -debug), it loads the named packages itself with go/packages, like a
+// multichecker, and reports the same way.
 //
 // Each analyzer can be turned off by name: -race=false or -lockorder=false.
 // Findings can be suppressed in the source with //confirm:ignore or
@@ -30,6 +35,8 @@
 package main
 
 import (
+	"os"
+
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/confirm-go/confirm/analyzers/lockorder"
@@ -37,6 +44,9 @@ import (
 )
 
 func main() {
+	if delegates(os.Args[1:]) {
+		os.Exit(runViaGoVet(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	// multichecker.Main hands a single *.cfg argument (the go vet
 	// protocol) to unitchecker and loads packages itself otherwise.
 	multichecker.Main(lockorder.Analyzer, race.Analyzer)
