@@ -96,8 +96,10 @@
 // types from sync and sync/atomic (they are synchronization); accesses
 // in the spawning function before the go statement; accesses after a
 // channel receive, a select or WaitGroup.Wait that follows the go
-// statement and dominates them, when the goroutine signals (sends,
-// closes a channel or calls WaitGroup.Done); values handed over through
+// statement and dominates them, or after a call of a function that waits
+// so (a semaphore's Acquire, in this package or known by its fact), when
+// the goroutine signals (sends, closes a channel or calls
+// WaitGroup.Done, itself or through its calls); values handed over through
 // a channel (their origin is unknown, so they are never matched); and
 // variables declared inside the loop body of a go statement in a loop
 // (every iteration's goroutine has its own).
@@ -168,6 +170,7 @@
 // (and its callees) performs to memory reached from its parameters or
 // from exported package-level variables, with the locks held there, and
 // whether it signals (closes or sends on a channel, calls
-// WaitGroup.Done). Packages of the Go distribution are not analyzed and
+// WaitGroup.Done) and whether it waits (receives, selects, calls
+// WaitGroup.Wait or Cond.Wait). Packages of the Go distribution are not analyzed and
 // have no facts.
 package race

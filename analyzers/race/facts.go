@@ -19,6 +19,7 @@ const maxFactAccesses = 64
 type accessFact struct {
 	Accesses []factAccess
 	Signals  bool // may let a waiting goroutine proceed (close, send, Done)
+	Waits    bool // may block until another goroutine signals (receive, select, Wait)
 }
 
 // A factAccess is one access of an accessFact.
@@ -58,6 +59,9 @@ func (f *accessFact) String() string {
 	if f.Signals {
 		parts = append(parts, "signals")
 	}
+	if f.Waits {
+		parts = append(parts, "waits")
+	}
 	return "accesses(" + strings.Join(parts, ", ") + ")"
 }
 
@@ -73,7 +77,7 @@ func (c *checker) exportFacts() {
 			continue
 		}
 		s := c.summary(fn)
-		f := &accessFact{Signals: s.signals}
+		f := &accessFact{Signals: s.signals, Waits: s.waits}
 		for _, a := range s.accesses {
 			if len(f.Accesses) == maxFactAccesses {
 				break
@@ -88,7 +92,7 @@ func (c *checker) exportFacts() {
 			}
 			f.Accesses = append(f.Accesses, fa)
 		}
-		if len(f.Accesses) > 0 || f.Signals {
+		if len(f.Accesses) > 0 || f.Signals || f.Waits {
 			c.pass.ExportObjectFact(obj, f)
 		}
 	}

@@ -175,7 +175,7 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 		return
 	}
 	for _, m := range c.methodsOf(recv.Type()) {
-		if m == fn || slices.Contains(g.entries, m) || g.signals && c.waits(m) {
+		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {
 			continue
 		}
 		for _, b := range c.summary(m).accesses {

@@ -32,7 +32,7 @@ func newSpawner(c *checker, fi *funcInfo) *spawner {
 	for _, b := range fi.fn.Blocks {
 		for i, instr := range b.Instrs {
 			sp.index[instr] = i
-			if isWait(instr) {
+			if call, ok := instr.(ssa.CallInstruction); isWait(instr) || ok && c.callWaits(call) {
 				sp.waits = append(sp.waits, instr)
 			}
 		}
@@ -77,7 +77,8 @@ func (sp *spawner) definedInLoop(v ssa.Value, g ssa.Instruction) bool {
 
 // ordered reports whether instr, after go statement g, is ordered after
 // everything the goroutine does before it signals: some wait (channel
-// receive, select, WaitGroup.Wait) that follows g dominates instr.
+// receive, select, WaitGroup.Wait, or a call that waits: a semaphore's
+// Acquire) that follows g dominates instr.
 func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	if !g.signals {
 		return false

@@ -17,6 +17,7 @@ const maxSummary = 128
 type summary struct {
 	accesses []*access // roots are fn's Parameters or FreeVars, or globals
 	signals  bool      // may let a waiting goroutine proceed
+	waits    bool      // may block until another goroutine signals
 	// paramCalls are the calls of fn's function-typed parameters (Run
 	// calling work()), itself or through its callees: what they access
 	// depends on the function each caller passes, so callers bind them.
@@ -49,6 +50,12 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 	c.sums[fn] = s
 	fi := c.info(fn)
 	s.signals = fi.signals
+	s.waits = c.waits(fn)
+	for _, cs := range fi.calls {
+		if !s.waits {
+			s.waits = c.callWaits(cs.instr)
+		}
+	}
 	if fi.excluded {
 		return s
 	}
@@ -76,6 +83,25 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		}
 	}
 	return s
+}
+
+// callWaits reports whether the call (not a go statement) may block until
+// another goroutine signals: a callee that waits, in this package or,
+// through its fact, in another (a semaphore's Acquire, a pool's Get).
+func (c *checker) callWaits(instr ssa.CallInstruction) bool {
+	if _, isGo := instr.(*ssa.Go); isGo {
+		return false
+	}
+	for _, callee := range c.callees(instr) {
+		if c.isLocal(callee) {
+			if c.summary(callee).waits {
+				return true
+			}
+		} else if f := c.importFact(callee); f != nil && f.Waits {
+			return true
+		}
+	}
+	return false
 }
 
 // calledParam recognizes in the call cs of fn (a plain call or defer)

@@ -410,3 +410,28 @@ func ConcurrentRetries() {
 		go func() { retry(func() { retried++ }) }() // want `possible data race: goroutines.retried is written by goroutine goroutines.ConcurrentRetries\$1 and written by another instance of goroutines.ConcurrentRetries\$1`
 	}
 }
+
+// A call that waits (Take receives) orders what follows it after the
+// goroutine's signal (Give sends), as a receive in place would.
+
+type tokens struct{ ch chan struct{} }
+
+func (t *tokens) Take() { <-t.ch }
+func (t *tokens) Give() { t.ch <- struct{}{} }
+
+func HandOver() int {
+	t := &tokens{ch: make(chan struct{}, 1)}
+	n := 0
+	go func() { n = 1; t.Give() }()
+	t.Take()
+	return n
+}
+
+func ReadBeforeTake() int {
+	t := &tokens{ch: make(chan struct{}, 1)}
+	n := 0
+	go func() { n = 1; t.Give() }() // want `possible data race: captured variable n in goroutines.ReadBeforeTake is written by goroutine goroutines.ReadBeforeTake\$1 and read by goroutines.ReadBeforeTake`
+	r := n
+	t.Take()
+	return r
+}
