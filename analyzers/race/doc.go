@@ -92,8 +92,12 @@
 //
 // Accesses to an object allocated in the same function before it escapes
 // (constructors, composite literals); accesses in init functions and in
-// functions passed to sync.Once.Do; sync/atomic operations and values of
-// types from sync and sync/atomic (they are synchronization); accesses
+// functions only ever run by sync.Once.Do; sync/atomic operations and values of
+// types from sync and sync/atomic (they are synchronization); what
+// instances of one goroutine do while they hold a resource handed out by
+// a call that waits and given back by a call that signals (res, err =
+// pool.Acquire(ctx) ... res.Release(): a pool or semaphore of one orders
+// them, and its size is not in the code); accesses
 // in the spawning function before the go statement; accesses after a
 // channel receive, a select or WaitGroup.Wait that follows the go
 // statement and dominates them, or after a call of a function that waits

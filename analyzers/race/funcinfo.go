@@ -184,11 +184,18 @@ func isWait(instr ssa.Instruction) bool {
 // findOnceFuncs returns the functions passed to sync.Once.Do in funcs.
 func findOnceFuncs(funcs []*ssa.Function) map[*ssa.Function]bool {
 	once := map[*ssa.Function]bool{}
+	called := map[*ssa.Function]bool{} // called other than through Once.Do
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
-				if !ok || !isSyncMethod(call.Common(), "Once", "Do") || len(call.Common().Args) < 2 {
+				if !ok {
+					continue
+				}
+				if !isSyncMethod(call.Common(), "Once", "Do") || len(call.Common().Args) < 2 {
+					if f := call.Common().StaticCallee(); f != nil && f.Synthetic == "" {
+						called[f] = true
+					}
 					continue
 				}
 				if f := funcValue(call.Common().Args[1]); f != nil {
@@ -206,6 +213,13 @@ func findOnceFuncs(funcs []*ssa.Function) map[*ssa.Function]bool {
 					}
 				}
 			}
+		}
+	}
+	for f := range once {
+		if called[f] {
+			// once.Do(res.Release), and res.Release() elsewhere: not
+			// only run inside Once.Do.
+			delete(once, f)
 		}
 	}
 	return once

@@ -95,10 +95,16 @@ func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 		}
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
 	}
+	var entry *ssa.Function
+	if len(g.entries) == 1 {
+		entry = g.entries[0]
+	}
 	for _, a := range g.accesses {
-		if b := conflicting(a, byLoc[a.loc()]); b != nil {
-			c.reportShared(a, "goroutine "+g.name, g.name, b, "another instance of "+g.name, g.name)
+		b := conflicting(a, byLoc[a.loc()])
+		if b == nil || entry != nil && c.inHeldResource(entry, a.instr) && c.inHeldResource(entry, b.instr) {
+			continue
 		}
+		c.reportShared(a, "goroutine "+g.name, g.name, b, "another instance of "+g.name, g.name)
 	}
 }
 

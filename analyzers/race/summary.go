@@ -57,6 +57,11 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		}
 	}
 	if fi.excluded {
+		// Its accesses happen before any sharing, but what it lets
+		// proceed, it still does.
+		for _, cs := range fi.calls {
+			c.callAccesses(fn, cs, &s.signals)
+		}
 		return s
 	}
 	seen := map[summaryKey]bool{}

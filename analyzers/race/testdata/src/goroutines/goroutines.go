@@ -435,3 +435,77 @@ func ReadBeforeTake() int {
 	t.Take()
 	return r
 }
+
+// A resource handed out by a call that waits and given back by a call
+// that signals: how many goroutines may hold one at a time is not in the
+// code, so what instances do while holding one is not reported; what
+// they do after giving it back, or with values they merely received, is.
+
+type resource struct{ pool *pool }
+
+type pool struct{ free chan *resource }
+
+func (p *pool) Acquire() *resource { return <-p.free }
+func (r *resource) Release()       { r.pool.free <- r }
+
+var lastHeld, lastFreed, received int
+
+func HoldAndWrite(p *pool) {
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := p.Acquire()
+			lastHeld = i
+			r.Release()
+		}()
+	}
+	wg.Wait()
+}
+
+func WriteAfterRelease(p *pool) {
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := p.Acquire()
+			r.Release()
+			lastFreed = i // want `possible data race: goroutines.lastFreed is written by goroutine goroutines.WriteAfterRelease\$1 and written by another instance of goroutines.WriteAfterRelease\$1`
+		}()
+	}
+	wg.Wait()
+}
+
+func Workers(jobs chan int) {
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			received += <-jobs // want `possible data race: goroutines.received is written by goroutine goroutines.Workers\$1 and written by another instance of goroutines.Workers\$1`
+		}()
+	}
+	wg.Wait()
+}
+
+// A method passed to Once.Do and also called directly does not only run
+// inside Once.Do.
+
+type conn struct {
+	closed bool
+	once   sync.Once
+}
+
+func (c *conn) shutdown() {
+	c.closed = true // want `possible data race: \(goroutines.conn\).closed is written by goroutine \(\*goroutines.conn\).shutdown and written by another instance of \(\*goroutines.conn\).shutdown`
+}
+
+func (c *conn) Close() { c.once.Do(c.shutdown) }
+
+func KillTwice(c *conn) {
+	for i := 0; i < 2; i++ {
+		go c.shutdown()
+	}
+}
