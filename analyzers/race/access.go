@@ -37,6 +37,7 @@ type access struct {
 	chain []string        // calls from the analysed function down to the access
 	ext   string          // function of another package performing the access, if any
 	instr ssa.Instruction // the load or store, when in this package
+	via   ssa.Instruction // the call that reaches it, in the function it is bound into
 
 	preEscape bool // the object was allocated in fn and has not escaped yet
 }

@@ -124,7 +124,12 @@
 // value a function was handed (its receiver, or a parameter of that type)
 // when the inferred guard is a lock of another type (a pool's resource,
 // guarded by the pool while it holds it and then used by its holder
-// alone). A Locker made by another package is a lock named after the
+// alone); and accesses in a method made only after it saw false, holding
+// a lock, a flag that the goroutine's spawner sets to true under a lock
+// before the go statement, when every other store of false to it follows
+// a handshake with the goroutine (a send without buffer, or a wait): if
+// !c.running { c.entries = ... } else { c.add <- e }. A Locker made by
+// another package is a lock named after the
 // variable or field holding it, and Lock/Unlock of any type that is a
 // sync.Locker (a spin lock over atomics) a lock operation on the
 // receiver.

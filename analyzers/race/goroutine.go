@@ -164,7 +164,9 @@ func sortWritesFirst(accs []*access) {
 // type's other exported methods make through theirs: callers may call
 // them while the goroutine runs (Start, then Count). A method that waits
 // (channel receive, select, WaitGroup.Wait) for a goroutine that signals
-// is taken to be ordered after it.
+// is taken to be ordered after it; so is an access made only after seeing
+// false a flag that the spawner sets to true, under a lock, before it
+// starts the goroutine (see runningFlag).
 func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 	fn := fi.fn
 	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Parent() != nil {
@@ -180,12 +182,13 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 	if len(byPath) == 0 {
 		return
 	}
+	flag, hasFlag := c.runningFlag(fn, g.stmt)
 	for _, m := range c.methodsOf(recv.Type()) {
 		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {
 			continue
 		}
 		for _, b := range c.summary(m).accesses {
-			if b.root != m.Params[0] {
+			if b.root != m.Params[0] || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
 				continue
 			}
 			if a := conflicting(b, byPath[b.path]); a != nil {

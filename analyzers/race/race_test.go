@@ -47,6 +47,7 @@ func TestAnalyzer(t *testing.T) {
 		{"writes before publication, helpers under the lock", &noFacts, "published", nil},
 		{"unusual code", &noFacts, "odd", nil},
 		{"the lock of another instance", &noFacts, "instances", nil},
+		{"a running flag set before the goroutine starts", &noFacts, "flags", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",

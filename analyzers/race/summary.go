@@ -303,6 +303,7 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	a.held = e.held.union(held)
 	a.chain = append([]string{c.name(callee)}, e.chain...)
 	a.preEscape = false
+	a.via = cs.instr
 	if e.global != "" {
 		return &a
 	}
