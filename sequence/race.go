@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"sort"
 
 	"github.com/confirm-go/confirm/analyzers/warning"
@@ -434,4 +435,28 @@ func (g *generator) bestStore(use keyUse, dep controlDep, guardedFn *ssa.Functio
 		return before(a.pos, b.pos)
 	})
 	return cands[0], true
+}
+
+// DataDefs returns the positions of the stores that feed the branch
+// conditions guarding the two accesses of race warning w, in their own
+// functions, for no test in particular: what a caller must have done
+// before the accesses can run. It returns nil for other kinds.
+func (gen *Generator) DataDefs(w *warning.Warning) ([]token.Position, error) {
+	if w.Kind != warning.Race || len(w.Sites) < 2 {
+		return nil, nil
+	}
+	g := &generator{gen: gen, w: w, prog: gen.prog}
+	var out []token.Position
+	for i := range 2 {
+		acc, err := g.access(i)
+		if err != nil {
+			return nil, fmt.Errorf("sequence: warning %s: %w", w.ID, err)
+		}
+		for _, d := range g.guardDefs(acc) {
+			if !slices.ContainsFunc(out, func(p token.Position) bool { return samePos(p, d.pos) }) {
+				out = append(out, d.pos)
+			}
+		}
+	}
+	return out, nil
 }

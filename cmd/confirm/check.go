@@ -59,6 +59,7 @@ type checkFlags struct {
 	leaks          bool
 	explore        bool
 	exploreBudget  time.Duration
+	synthesize     bool
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -79,6 +80,7 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.leaks, "leaks", true, "report goroutines left blocked, with nothing that could wake them, when a test returns")
 	fs.BoolVar(&f.explore, "explore", true, "also run every test of the packages undirected and report the concurrency bugs found")
 	fs.DurationVar(&f.exploreBudget, "explore-budget", 5*time.Second, "wall-time `budget` of the exploration of each package, shared by its tests")
+	fs.BoolVar(&f.synthesize, "synthesize", true, "for a race or lock-order warning no test confirms, write a test that calls its two sides from two goroutines and confirm it with that")
 }
 
 // checkCmd implements the default command: analyze, sequence, confirm.
@@ -119,6 +121,7 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		NoLeaks:        !f.leaks,
 		Explore:        f.explore && f.seq == "",
 		ExploreBudget:  f.exploreBudget,
+		Synthesize:     f.synthesize && f.seq == "",
 	}
 	if f.tags != "" {
 		opts.BuildFlags = []string{"-tags=" + f.tags}
@@ -250,10 +253,15 @@ func printFinding(w io.Writer, r pipeline.Renderer, f *pipeline.Finding) {
 		verdict += ": " + f.Cause
 	case f.Verdict == pipeline.Unconfirmed && f.Cause != "":
 		verdict += ": " + f.Cause
+	case f.Synthesized != nil:
+		verdict += " (" + f.Test + ", written by Confirm because no test of the package runs both sides at once; it exists only in the build overlay)"
 	case f.Test != "" && f.Verdict != pipeline.NoTest:
 		verdict += " (test " + f.Test + ")"
 	}
 	printf(w, "    %s\n", r.Text(verdict))
+	if h := f.Synthesized; h != nil {
+		printf(w, "\n%s\n", indentLines(strings.TrimRight(h.Source, "\n"), "        "))
+	}
 	if n := len(f.Bugs); n > 0 {
 		var ids []string
 		for _, sig := range f.Bugs {

@@ -50,9 +50,13 @@ type finding struct {
 		Posn string `json:"posn"`
 		Kind string `json:"kind"`
 	} `json:"sequence"`
-	Replay string `json:"replay"`
-	Token  string `json:"token"`
-	Stats  *struct {
+	Replay      string `json:"replay"`
+	Token       string `json:"token"`
+	Synthesized *struct {
+		Test   string `json:"test"`
+		Source string `json:"source"`
+	} `json:"synthesized"`
+	Stats *struct {
 		Executions int `json:"executions"`
 	} `json:"stats"`
 	Trials *struct {
@@ -78,16 +82,23 @@ func TestCheckFixtures(t *testing.T) {
 		module  string
 		confirm []string // packages with a confirmed warning
 		found   []string // packages where exploration finds a bug no analyzer flags
+		// synthesized says the confirmations are by tests Confirm
+		// wrote, whose source the finding shows.
+		synthesized bool
 	}{
-		{"bank", []string{"example.com/bank/abba"}, nil},
-		{"counter", []string{"example.com/counter/hits"}, nil},
-		{"callback", []string{"example.com/callback/observer"}, nil},
-		{"wronglock", []string{"example.com/wronglock/pool"}, nil},
+		{"bank", []string{"example.com/bank/abba"}, nil, false},
+		{"counter", []string{"example.com/counter/hits"}, nil, false},
+		{"callback", []string{"example.com/callback/observer"}, nil, false},
+		{"wronglock", []string{"example.com/wronglock/pool"}, nil, false},
 		// The bugs of these modules are beyond the analyzers: nothing may
 		// be confirmed in them, twins included; exploration finds the
 		// Wait before Add of waitgroup/sum.
-		{"waitgroup", nil, []string{"example.com/waitgroup/sum"}},
-		{"worker", nil, nil},
+		{"waitgroup", nil, []string{"example.com/waitgroup/sum"}, false},
+		{"worker", nil, nil, false},
+		// No test of these packages calls two methods at once: the races
+		// (generic code included) and the AB-BA cycle are confirmed with
+		// synthesized tests.
+		{"synth", []string{"example.com/synth/registry", "example.com/synth/store", "example.com/synth/accounts"}, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.module, func(t *testing.T) {
@@ -107,6 +118,14 @@ func TestCheckFixtures(t *testing.T) {
 				}
 				if strings.HasSuffix(f.Package, "fixed") {
 					t.Errorf("correct twin %s: %s %s", f.Package, f.Verdict, f.Message)
+				}
+				if f.Verdict == "confirmed" {
+					switch h := f.Synthesized; {
+					case tt.synthesized && (h == nil || h.Test != f.Test || !strings.Contains(h.Source, "func "+f.Test+"(t *testing.T)") || strings.Count(h.Source, "go func()") != 2):
+						t.Errorf("%s: confirmed by %s, want a synthesized test with its source and two goroutines; got %+v", f.ID, f.Test, h)
+					case !tt.synthesized && h != nil:
+						t.Errorf("%s: confirmed with a synthesized test, but a test of the package shows it:\n%s", f.ID, h.Source)
+					}
 				}
 				checkReplay(t, dir, f)
 			}

@@ -205,6 +205,12 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		*tokFlag, req.locs, req.printed = ptok.Runner, ptok.Locations, strings.TrimSpace(*tokFlag)
+		for name, src := range ptok.Files {
+			if req.files == nil {
+				req.files = make(map[string][]byte)
+			}
+			req.files[name] = []byte(src)
+		}
 	}
 	if req.tok, err = runner.ParseToken(*tokFlag); err != nil {
 		return err
@@ -219,6 +225,8 @@ type replayRequest struct {
 	// locs are the observe, read and write points the run that printed the
 	// token instrumented; the schedule passes them.
 	locs []rt.Location
+	// files are the synthesized test files the package was built with.
+	files map[string][]byte
 	// printed, when set, is the token as the user gave it, reported back
 	// in place of the runner's token.
 	printed string
@@ -230,7 +238,7 @@ type replayRequest struct {
 // re-runs the one execution it describes and writes the report.
 func replayExecution(ctx context.Context, stdout, stderr io.Writer, req replayRequest) error {
 	start := time.Now()
-	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: req.pkg, Locations: req.locs, Accesses: req.tok.Accesses})
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{Package: req.pkg, Locations: req.locs, Accesses: req.tok.Accesses, Files: req.files})
 	if err != nil {
 		return err
 	}

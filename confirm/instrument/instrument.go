@@ -39,6 +39,10 @@ type Request struct {
 	// BuildFlags are passed to go/packages and, by GoTestFlags, to go test
 	// (e.g. -tags=x). Coverage flags are stripped (see Result.Stripped).
 	BuildFlags []string
+	// Files are extra files of the package, by absolute name in its
+	// directory: synthesized tests, which exist only in the overlay. They
+	// are loaded and instrumented like the package's own files.
+	Files map[string][]byte
 }
 
 // Result is an instrumented package ready to build.
@@ -106,7 +110,7 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 			return nil, fmt.Errorf("instrumenting %s: build flag %s: the instrumenter provides the overlay and cannot merge another", req.Package, f)
 		}
 	}
-	lp, err := load(ctx, req.Dir, req.Package, flags)
+	lp, err := load(ctx, req.Dir, req.Package, flags, req.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +329,11 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 		dep := lp.isDep(p)
 		for i, f := range p.Syntax {
 			name := p.CompiledGoFiles[i]
-			src, err := os.ReadFile(name)
+			src, ok := req.Files[name]
+			var err error
+			if !ok {
+				src, err = os.ReadFile(name)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("reading %s: %w", name, err)
 			}

@@ -41,12 +41,13 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo |
 	packages.NeedModule
 
-// load loads pattern (one package) with its tests from dir.
-func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, error) {
+// load loads pattern (one package) with its tests from dir; files are
+// extra files of it that exist only in the overlay.
+func load(ctx context.Context, dir, pattern string, flags []string, files map[string][]byte) (*loaded, error) {
 	if pattern == "" {
 		return nil, errors.New("instrument: no package given")
 	}
-	cfg := &packages.Config{Mode: loadMode, Context: ctx, Dir: dir, Tests: true, BuildFlags: flags, Fset: token.NewFileSet()}
+	cfg := &packages.Config{Mode: loadMode, Context: ctx, Dir: dir, Tests: true, BuildFlags: flags, Fset: token.NewFileSet(), Overlay: files}
 	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", pattern, err)
@@ -118,7 +119,7 @@ func load(ctx context.Context, dir, pattern string, flags []string) (*loaded, er
 func (lp *loaded) loadDeps(ctx context.Context, cfg *packages.Config) error {
 	list := &packages.Config{
 		Mode:    packages.NeedName | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
-		Context: ctx, Dir: cfg.Dir, Tests: true, BuildFlags: cfg.BuildFlags,
+		Context: ctx, Dir: cfg.Dir, Tests: true, BuildFlags: cfg.BuildFlags, Overlay: cfg.Overlay,
 	}
 	roots, err := packages.Load(list, lp.plain.PkgPath)
 	if err != nil {

@@ -104,6 +104,9 @@ func (p *packagePlan) close() {
 	if p.bin != nil {
 		_ = p.bin.Close()
 	}
+	if p.synthBin != nil {
+		_ = p.synthBin.Close()
+	}
 }
 
 // config is the runtime configuration of the search of c for it, whose

@@ -52,6 +52,9 @@ type JSONFinding struct {
 	// FoundBy are, for a bug, the ids of the warnings whose searches
 	// found it.
 	FoundBy []string `json:"foundBy,omitempty"`
+	// Synthesized is the test Confirm wrote that confirmed the warning,
+	// when no test of the package did: {test, source}.
+	Synthesized *JSONSynth `json:"synthesized,omitempty"`
 	// Failure is the error found: {kind, message, stack, goroutines,
 	// objects}.
 	Failure *rt.Failure `json:"failure,omitempty"`
@@ -216,10 +219,22 @@ func (r Renderer) finding(f *Finding) JSONFinding {
 		st := f.Stats
 		j.Stats = &st
 	}
+	if h := f.Synthesized; h != nil {
+		j.Synthesized = &JSONSynth{Test: h.Test, Source: h.Source}
+	}
 	if res := f.Result; res != nil {
 		r.result(&j, res)
 	}
 	return j
+}
+
+// JSONSynth is a synthesized test in the JSON output.
+type JSONSynth struct {
+	// Test is the test function's name.
+	Test string `json:"test"`
+	// Source is the test function, which exists only in the overlay
+	// Confirm built the package with.
+	Source string `json:"source"`
 }
 
 // bug returns the JSON form of a bug found.

@@ -14,6 +14,7 @@ import (
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
+	"github.com/confirm-go/confirm/confirm/synth"
 )
 
 // DefaultStrategy is the search strategy of Options.Strategy "": Rungta
@@ -84,6 +85,11 @@ type Options struct {
 	// the concurrency failures it finds as bugs found (Report.Bugs).
 	Explore       bool
 	ExploreBudget time.Duration
+	// Synthesize writes, for a race or lock-order warning that no test of
+	// its package confirms, concurrent tests that call its two sides
+	// from two goroutines (package synth), and confirms it with them:
+	// Finding.Synthesized then holds the test.
+	Synthesize bool
 
 	// Progress, when non-nil, is called as warnings are decided.
 	Progress func(done, total int)
@@ -150,6 +156,9 @@ type Finding struct {
 	Stats rt.Stats
 	// Trials summarises -trials.
 	Trials *TrialStats
+	// Synthesized is the synthesized test that confirmed the warning,
+	// when no test of the package did (Options.Synthesize).
+	Synthesized *synth.Harness
 }
 
 // A Bug is a failure a search found that is not the warning it searched
@@ -243,6 +252,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Progress(0, total)
 	}
 	confirmAll(ctx, opts, plans, tick)
+	if opts.Synthesize {
+		confirmSynthesized(ctx, opts, plans)
+	}
 	if opts.Explore {
 		exploreAll(ctx, opts, plans)
 	}

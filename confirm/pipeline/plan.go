@@ -17,6 +17,7 @@ import (
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
+	"github.com/confirm-go/confirm/confirm/synth"
 	"github.com/confirm-go/confirm/confirm/testselect"
 	"github.com/confirm-go/confirm/pfsm"
 	"github.com/confirm-go/confirm/sequence"
@@ -37,6 +38,12 @@ type packagePlan struct {
 	buildErr string // the compiler's message when the package does not build
 	instrErr string // why the package could not be instrumented
 
+	// synth is the test file of the harnesses synthesized for the
+	// warnings (Options.Synthesize); synthBin the binary built with it,
+	// when a warning needs it.
+	synth    *synth.File
+	synthBin *runner.Binary
+
 	mu       sync.Mutex        // guards hung and explored: the package's searches run in parallel
 	hung     map[string]string // tests that hung under control, and how
 	explore  bool              // its tests are also explored (Options.Explore)
@@ -51,6 +58,10 @@ type item struct {
 	cands []*candidate
 	run   *regexp.Regexp // selects the tests of a user sequence
 	bugs  []*Bug         // found by its searches
+	// synth are the synthesized tests that may show it, best first, when
+	// no test of the package does; noSynth says why there are none.
+	synth   []*candidate
+	noSynth string
 }
 
 // A candidate is a test that may show a warning and the key-location
@@ -63,6 +74,8 @@ type candidate struct {
 	// noDist says why the pfsm tables could not be computed, when the
 	// strategy wanted them; the search then uses another heuristic.
 	noDist string
+	// harness is the synthesized test, for a candidate of item.synth.
+	harness *synth.Harness
 }
 
 // maxCandidates bounds the tests tried for one warning: the budget moves
@@ -146,11 +159,80 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 		}
 		f.Test, f.Sequence = it.cands[0].test, it.cands[0].steps
 	}
+	if opts.Synthesize {
+		if err := p.synthesize(prog, gen, graph, opts); err != nil {
+			for _, it := range p.items {
+				it.noSynth = err.Error()
+			}
+		}
+	}
+}
+
+// synthesize writes the harness tests of the package's warnings (see
+// package synth), each a candidate of its warning's item.synth with the
+// warning's sequence for no test in particular.
+func (p *packagePlan) synthesize(prog *testselect.Program, gen *sequence.Generator, graph *pfsm.Graph, opts Options) error {
+	wr, err := synth.NewWriter(prog, p.pkgPath)
+	if err != nil {
+		return err
+	}
+	for _, it := range p.items {
+		w := it.finding.Warning
+		if it.finding.Verdict == Error {
+			continue
+		}
+		defs, err := gen.DataDefs(w)
+		if err != nil {
+			it.noSynth = err.Error()
+			continue
+		}
+		hs, err := wr.Add(w, defs)
+		if err != nil {
+			it.noSynth = err.Error()
+			continue
+		}
+		seqs, err := gen.Generate(w, "")
+		if err == nil && len(seqs) == 0 {
+			err = errors.New("no sequence")
+		}
+		if err != nil {
+			it.noSynth = fmt.Sprintf("generating the key-location sequence: %v", err)
+			continue
+		}
+		var dist *rt.Distances
+		var noDist string
+		if usesDistances(opts) {
+			if graph == nil {
+				if graph, err = newGraph(prog); err != nil {
+					return fmt.Errorf("building the pfsm graph of %s: %w", p.pkgPath, err)
+				}
+			}
+			if dist, err = distances(graph, seqs[0]); err != nil {
+				noDist = err.Error()
+			}
+		}
+		for _, h := range hs {
+			c := &candidate{test: h.Test, dist: dist, noDist: noDist, harness: h}
+			p.index(it, c, seqs[0])
+			it.synth = append(it.synth, c)
+		}
+	}
+	if f, ok := wr.File(); ok {
+		p.synth = f
+	}
+	return nil
 }
 
 // add appends the steps of seq to the plan's locations and records them
 // as c's sequence, c as a candidate of it.
 func (p *packagePlan) add(it *item, c *candidate, seq sequence.Sequence) {
+	p.index(it, c, seq)
+	it.cands = append(it.cands, c)
+}
+
+// index appends the steps of seq to the plan's locations and records them
+// as c's sequence.
+func (p *packagePlan) index(it *item, c *candidate, seq sequence.Sequence) {
 	seq.Steps = shortLabels(seq.Steps, it.finding.Warning)
 	p.locs, c.seq = seq.Indexed(p.locs)
 	for i, l := range seq.Steps {
@@ -160,7 +242,6 @@ func (p *packagePlan) add(it *item, c *candidate, seq sequence.Sequence) {
 		}
 		c.steps = append(c.steps, st)
 	}
-	it.cands = append(it.cands, c)
 }
 
 // fail decides every undecided warning of the plan as Error with cause.

@@ -294,6 +294,9 @@ func splitPosn(posn string) (string, int, bool) {
 func VerdictText(f *Finding) string {
 	switch f.Verdict {
 	case Confirmed:
+		if f.Synthesized != nil {
+			return "confirmed with a synthesized test"
+		}
 		return "confirmed"
 	case Unconfirmed:
 		return "not confirmed"

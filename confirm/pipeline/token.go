@@ -22,6 +22,9 @@ import (
 type Token struct {
 	Locations []rt.Location `json:"locs,omitempty"`
 	Runner    string        `json:"run"`
+	// Files are the synthesized test files the package was built with,
+	// by file name, and their sources.
+	Files map[string]string `json:"files,omitempty"`
 }
 
 const tokenPrefix = "p1."
@@ -75,6 +78,16 @@ func ParseToken(s, dir string) (Token, error) {
 		if !filepath.IsAbs(l.File) {
 			t.Locations[i].File = filepath.Join(dir, filepath.FromSlash(l.File))
 		}
+	}
+	if len(t.Files) > 0 {
+		files := make(map[string]string, len(t.Files))
+		for name, src := range t.Files {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, filepath.FromSlash(name))
+			}
+			files[name] = src
+		}
+		t.Files = files
 	}
 	return t, nil
 }

@@ -31,6 +31,9 @@ type BuildOptions struct {
 	Accesses bool
 	// BuildFlags are extra `go test` build flags, e.g. -tags=x.
 	BuildFlags []string
+	// Files are extra files of the package by absolute name (synthesized
+	// tests); they exist only in the overlay, never on disk.
+	Files map[string][]byte
 }
 
 // ErrNoTests is the error of Instrument for a package without Test
@@ -109,6 +112,7 @@ func Instrument(ctx context.Context, opts BuildOptions) (*Binary, error) {
 		Locations:  opts.Locations,
 		Accesses:   opts.Accesses,
 		BuildFlags: opts.BuildFlags,
+		Files:      opts.Files,
 	})
 	if err != nil {
 		return nil, err

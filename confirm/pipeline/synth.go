@@ -1,0 +1,140 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/rt"
+	"github.com/confirm-go/confirm/confirm/runner"
+)
+
+// confirmSynthesized runs the synthesized tests of the warnings that the
+// package's own tests did not confirm (verdicts no-test and unconfirmed),
+// with at most opts.Parallel test processes at a time.
+func confirmSynthesized(ctx context.Context, opts Options, plans []*packagePlan) {
+	builds := pool.New().WithMaxGoroutines(opts.Parallel)
+	for _, p := range plans {
+		if len(p.synthTodo()) > 0 {
+			builds.Go(func() { p.buildSynth(ctx, opts) })
+		}
+	}
+	builds.Wait()
+	runs := pool.New().WithMaxGoroutines(opts.Parallel)
+	for _, p := range plans {
+		if p.synthBin == nil {
+			continue
+		}
+		for i, it := range p.synthTodo() {
+			runs.Go(func() { p.confirmSynth(ctx, opts, it, opts.Seed+int64(i)*1000003+7) })
+		}
+	}
+	runs.Wait()
+}
+
+// synthTodo returns the items whose synthesized tests are to run.
+func (p *packagePlan) synthTodo() []*item {
+	if p.synth == nil {
+		return nil
+	}
+	var out []*item
+	for _, it := range p.items {
+		if v := it.finding.Verdict; len(it.synth) > 0 && (v == NoTest || v == Unconfirmed) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// buildSynth builds the package instrumented as for its own tests, with
+// the synthesized test file added in the overlay.
+func (p *packagePlan) buildSynth(ctx context.Context, opts Options) {
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{
+		Dir:        opts.Dir,
+		Package:    p.pattern,
+		Locations:  p.locs,
+		BuildFlags: opts.BuildFlags,
+		Files:      map[string][]byte{p.synth.Path: p.synth.Source},
+	})
+	if err == nil {
+		if err = bin.Compile(ctx); err != nil {
+			_ = bin.Close()
+		}
+	}
+	if err == nil && len(bin.Locations) < len(p.locs) {
+		_ = bin.Close()
+		err = fmt.Errorf("asked for %d locations, got %d", len(p.locs), len(bin.Locations))
+	}
+	if err != nil {
+		why := "the synthesized tests do not build: " + firstLine(err.Error())
+		var be *runner.BuildError
+		if errors.As(err, &be) {
+			why = "the synthesized tests do not build: " + firstLine(strings.TrimSpace(be.Output))
+		}
+		for _, it := range p.synthTodo() {
+			it.finding.Cause = joinCause(it.finding.Cause, why)
+		}
+		return
+	}
+	p.synthBin = bin
+}
+
+// confirmSynth searches, with the warning's budget shared by its
+// synthesized tests, for the failure that confirms it. Failures that do
+// not confirm it are not reported: a harness may call the package in ways
+// its users do not, and it never stands for the user's tests.
+func (p *packagePlan) confirmSynth(ctx context.Context, opts Options, it *item, seed int64) {
+	f := it.finding
+	deadline := time.Now().Add(opts.Budget)
+	var whys []string
+	for i, c := range it.synth {
+		left := time.Until(deadline) / time.Duration(len(it.synth)-i)
+		if left <= 0 {
+			whys = append(whys, fmt.Sprintf("the budget was spent before %s ran", testList(it.synth[i:])))
+			break
+		}
+		cfg := it.config(opts, seed, c, p.locs)
+		cfg.BudgetMillis = max(left.Milliseconds(), 1)
+		res, err := p.synthBin.Run(ctx, c.test, runner.RunOptions{Config: cfg, Grace: opts.Grace})
+		if err != nil {
+			whys = append(whys, fmt.Sprintf("%s: %v", c.test, err))
+			continue
+		}
+		if Confirms(f.Warning, c.seq, p.locs, res) {
+			f.Verdict, f.Cause, f.Unreached = Confirmed, "", nil
+			f.Result, f.Test, f.Sequence, f.Synthesized = res, c.test, c.steps, c.harness
+			f.Stats = addStats(f.Stats, res.Stats)
+			if res.Token != "" {
+				rel, err := filepath.Rel(p.synthBin.Dir, p.synth.Path)
+				if err != nil {
+					rel = p.synth.Path
+				}
+				f.Token = Token{
+					Locations: p.locs, Runner: res.Token,
+					Files: map[string]string{filepath.ToSlash(rel): string(p.synth.Source)},
+				}.Encode(p.synthBin.Dir)
+			}
+			return
+		}
+		switch res.Verdict {
+		case runner.VerdictCrashed, rt.VerdictStuck, rt.VerdictDiverged:
+			whys = append(whys, fmt.Sprintf("%s: %s: %s", c.test, res.Verdict, failureMessage(res)))
+		default:
+			whys = append(whys, ended(res, f.Warning.Kind == warning.Race))
+		}
+	}
+	f.Cause = joinCause(f.Cause, fmt.Sprintf("synthesized tests did not show it either (%s)", strings.Join(whys, "; ")))
+}
+
+func joinCause(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

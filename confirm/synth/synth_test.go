@@ -1,0 +1,135 @@
+package synth_test
+
+import (
+	"context"
+	"errors"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/confirm-go/confirm/analyzers/warning"
+	"github.com/confirm-go/confirm/confirm/synth"
+	"github.com/confirm-go/confirm/confirm/testselect"
+)
+
+// fixtures is the module of the synthesized-test fixtures.
+var fixtures = filepath.Join("..", "..", "testdata", "synth")
+
+func load(t *testing.T, pkg string) *testselect.Program {
+	t.Helper()
+	prog, err := testselect.Load(context.Background(), fixtures, "./"+pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+func site(t *testing.T, pkg, file string, line, col int, access warning.Access) warning.Site {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join(fixtures, pkg, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return warning.Site{Position: token.Position{Filename: abs, Line: line, Column: col}, Access: access}
+}
+
+// TestAdd checks the harnesses written for a race between two methods:
+// the receiver from the package's constructor (a generic one
+// instantiated, its error checked), each side once and then from two
+// goroutines, and a file that parses.
+func TestAdd(t *testing.T) {
+	tests := []struct {
+		pkg, file       string
+		read, write     [2]int // line, column
+		want            []string
+		wantFirstPrefix string
+	}{
+		{
+			pkg: "registry", file: "registry.go", read: [2]int{39, 11}, write: [2]int{22, 2},
+			want: []string{
+				"recv := New()",
+				"go func() {\n\t\tdefer wg.Done()\n\t\trecv.Close(\"k\")\n\t}()",
+				"go func() {\n\t\tdefer wg.Done()\n\t\trecv.SetHook(func(string) {})\n\t}()",
+			},
+			// The writing side first.
+			wantFirstPrefix: "recv.SetHook(func(string) {})\n\trecv.Close(\"k\")",
+		},
+		{
+			pkg: "store", file: "store.go", read: [2]int{53, 9}, write: [2]int{31, 2},
+			want: []string{
+				"recv, err := New[string, string](16)",
+				"t.Skipf(",
+				"recv.Puts()",
+				"recv.Put(\"k\", \"k\")",
+			},
+			wantFirstPrefix: "recv.Put(\"k\", \"k\")\n\trecv.Puts()",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			prog := load(t, tt.pkg)
+			w := &warning.Warning{ID: "race-test", Kind: warning.Race, Sites: []warning.Site{
+				site(t, tt.pkg, tt.file, tt.read[0], tt.read[1], warning.AccessRead),
+				site(t, tt.pkg, tt.file, tt.write[0], tt.write[1], warning.AccessWrite),
+			}}
+			wr, err := synth.NewWriter(prog, "example.com/synth/"+tt.pkg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs, err := wr.Add(w, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hs) < 2 {
+				t.Fatalf("%d harnesses, want at least 2 (sides first, nothing first)", len(hs))
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(hs[0].Source, want) {
+					t.Errorf("first harness lacks %q:\n%s", want, hs[0].Source)
+				}
+			}
+			if !strings.Contains(hs[0].Source, tt.wantFirstPrefix) {
+				t.Errorf("first harness does not call the sides in order first (%q):\n%s", tt.wantFirstPrefix, hs[0].Source)
+			}
+			last := hs[len(hs)-1].Source
+			if strings.Count(last, "recv.") != 2 {
+				t.Errorf("last harness makes calls before the concurrent ones:\n%s", last)
+			}
+			f, ok := wr.File()
+			if !ok {
+				t.Fatal("no file")
+			}
+			if filepath.Base(f.Path) != "confirm_synth_test.go" {
+				t.Errorf("file %s", f.Path)
+			}
+			if _, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Source, 0); err != nil {
+				t.Errorf("file does not parse: %v\n%s", err, f.Source)
+			}
+		})
+	}
+}
+
+// TestAddCannot checks that warnings a harness cannot show get no
+// harness and a reason.
+func TestAddCannot(t *testing.T) {
+	prog := load(t, "registry")
+	wr, err := synth.NewWriter(prog, "example.com/synth/registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []*warning.Warning{
+		{ID: "one-site", Kind: warning.Race, Sites: []warning.Site{site(t, "registry", "registry.go", 39, 11, warning.AccessRead)}},
+		{ID: "double", Kind: warning.DoubleLock, Sites: []warning.Site{site(t, "registry", "registry.go", 21, 2, ""), site(t, "registry", "registry.go", 21, 2, "")}},
+		{ID: "test-code", Kind: warning.Race, Sites: []warning.Site{
+			site(t, "registry", "registry_test.go", 8, 2, warning.AccessWrite), site(t, "registry", "registry.go", 22, 2, warning.AccessWrite)}},
+	} {
+		if hs, err := wr.Add(w, nil); !errors.Is(err, synth.ErrCannot) || len(hs) > 0 {
+			t.Errorf("%s: %d harnesses, err %v; want none and ErrCannot", w.ID, len(hs), err)
+		}
+	}
+	if _, ok := wr.File(); ok {
+		t.Error("a file with no harness")
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/synth
+
+go 1.22
