@@ -95,6 +95,10 @@ func TestCheckFixtures(t *testing.T) {
 		// Wait before Add of waitgroup/sum.
 		{"waitgroup", nil, []string{"example.com/waitgroup/sum"}, false},
 		{"worker", nil, nil, false},
+		// A race between two goroutines of a test function (test code is
+		// instrumented), confirmed; a lost wakeup no analyzer flags, found
+		// by exploration as a deadlock.
+		{"explore", []string{"example.com/explore/tally"}, []string{"example.com/explore/latch"}, false},
 		// No test of these packages calls two methods at once: the races
 		// (generic code included) and the AB-BA cycle are confirmed with
 		// synthesized tests.
@@ -232,9 +236,11 @@ func TestCheckDemo(t *testing.T) {
 
 // TestCheckRobust checks that a package that does not compile, a test
 // that hangs and a warning no test reaches do not lose the confirmed
-// warning of another package, and that the status is 2; and that a test
-// that fails whatever the schedule, after passing a warning's sequence,
-// does not confirm it.
+// warning of another package, and that the status is 2; that a test that
+// fails whatever the schedule, after passing a warning's sequence, does
+// not confirm it; and that a warning no test reaches is confirmed with a
+// synthesized test when exported functions reach it, and stays no-test,
+// saying why, when none does.
 func TestCheckRobust(t *testing.T) {
 	stdout, stderr, code := confirmIn(t, filepath.Join(pipelineTestdata, "mixed"), "-budget", "3s", "-grace", "3s", "-seed", "1", "./...")
 	if code != exitError {
@@ -244,10 +250,16 @@ func TestCheckRobust(t *testing.T) {
 		"hits/hits.go:23:2: possible data race:",
 		"    Confirmed (test TestRecord)",
 		"    Error: hang: test TestPeek of example.com/mixed/stuck hangs",
-		"    No test reaches it: no test of example.com/mixed/untested calls untested.",
+		"    No test reaches it: no test of example.com/mixed/untested calls untested.forward, untested.backward (the tests of the warning's own package are used); no test can be synthesized: no exported function or method of example.com/mixed/untested reaches untested.",
+		"untested/untested.go:14:8: lock-order cycle:",
+		"    Confirmed with a synthesized test (TestConfirmSynth_",
+		"\t\tForward()\n",
 		"1 package could not be built",
 		"resets/resets.go:26:2: possible data race:",
-		"    Not confirmed: TestFree starts no goroutine: it has a single schedule, which does not show this; TestFree fails without any interleaving (test-failure: resets_test.go:12: len = 0 after Free, want 1), so failures like it are no evidence",
+		// A harness must not call Free before the concurrent calls: the
+		// second Free would hand the freed log to NewLog, a race its
+		// callers never make.
+		"    Not confirmed: TestFree starts no goroutine: it has a single schedule, which does not show this; TestFree fails without any interleaving (test-failure: resets_test.go:12: len = 0 after Free, want 1), so failures like it are no evidence; synthesized tests did not show it either (every schedule of TestConfirmSynth_",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

@@ -19,6 +19,13 @@ import (
 // package's own tests did not confirm (verdicts no-test and unconfirmed),
 // with at most opts.Parallel test processes at a time.
 func confirmSynthesized(ctx context.Context, opts Options, plans []*packagePlan) {
+	for _, p := range plans {
+		for _, it := range p.items {
+			if v := it.finding.Verdict; len(it.synth) == 0 && it.noSynth != "" && (v == NoTest || v == Unconfirmed) {
+				it.finding.Cause = joinCause(it.finding.Cause, it.noSynth)
+			}
+		}
+	}
 	builds := pool.New().WithMaxGoroutines(opts.Parallel)
 	for _, p := range plans {
 		if len(p.synthTodo()) > 0 {

@@ -138,16 +138,21 @@ func (wr *Writer) Add(w *warning.Warning, defs []token.Position) ([]*Harness, er
 		}
 		calls[i] = c
 	}
-	// The writing side first: its store is what the other side's guards
-	// most often read.
-	first := []string{calls[0], calls[1]}
-	if w.Sites[1].Access == warning.AccessWrite && w.Sites[0].Access != warning.AccessWrite {
-		first = []string{calls[1], calls[0]}
+	// Harnesses, in the order they are tried: the writing side once when
+	// the other only reads (a setter the reader needs, as a client calls
+	// it first), then the calls whose stores feed the guards; the same
+	// with one more call that stores what the sides read; the guards'
+	// calls alone; nothing. A side that may end the value's life (a Free,
+	// a Close) is never called before the concurrent calls: a harness
+	// must not make an aliasing its callers never would.
+	var base []string
+	switch {
+	case w.Sites[0].Access == warning.AccessWrite && w.Sites[1].Access == warning.AccessRead:
+		base = append(base, calls[0])
+	case w.Sites[1].Access == warning.AccessWrite && w.Sites[0].Access == warning.AccessRead:
+		base = append(base, calls[1])
 	}
-	// Harnesses, in the order they are tried: each side once, then the
-	// calls whose stores feed the guards; the same with one more call
-	// that stores what the sides read; the guards' calls alone; nothing.
-	base := append(append([]string(nil), first...), prefix...)
+	base = append(base, prefix...)
 	variants := [][]string{base}
 	for _, m := range b.writers(sides[:]) {
 		if len(variants) > maxWriters {

@@ -1,0 +1,9 @@
+package latch
+
+import "testing"
+
+func TestWaitRelease(t *testing.T) {
+	l := New()
+	go l.Release()
+	l.Wait()
+}

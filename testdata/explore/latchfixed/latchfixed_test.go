@@ -1,0 +1,9 @@
+package latchfixed
+
+import "testing"
+
+func TestWaitRelease(t *testing.T) {
+	l := New()
+	go l.Release()
+	l.Wait()
+}
