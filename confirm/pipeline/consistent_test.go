@@ -1,13 +1,16 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"go/token"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
+	"github.com/confirm-go/confirm/confirm/synth"
 )
 
 func site(file string, line int, access warning.Access) warning.Site {
@@ -152,5 +155,35 @@ func TestSummary(t *testing.T) {
 		if got := summary(tt.msg); got != tt.want {
 			t.Errorf("summary(%q) = %q, want %q", tt.msg, got, tt.want)
 		}
+	}
+}
+
+// TestSynthesizedOutput checks that a confirmation by a synthesized test
+// says so in every output: the verdict text, -json's synthesized object
+// and SARIF's property, each with the test's source.
+func TestSynthesizedOutput(t *testing.T) {
+	h := &synth.Harness{Test: "TestConfirmSynth_x_1", Warning: "race-x", Source: "func TestConfirmSynth_x_1(t *testing.T) {}\n"}
+	f := &Finding{
+		Warning:     &warning.Warning{ID: "race-x", Kind: warning.Race, Message: "possible data race"},
+		Verdict:     Confirmed,
+		Test:        h.Test,
+		Synthesized: h,
+	}
+	rep := &Report{Findings: []*Finding{f}}
+	if got := VerdictText(f); got != "confirmed with a synthesized test" {
+		t.Errorf("VerdictText = %q", got)
+	}
+	var r Renderer
+	js := r.JSON(rep)
+	if len(js) != 1 || js[0].Synthesized == nil || js[0].Synthesized.Test != h.Test || js[0].Synthesized.Source != h.Source {
+		t.Errorf("JSON synthesized = %+v", js[0].Synthesized)
+	}
+	data, err := json.Marshal(r.SARIF(rep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"synthesizedTest":"func TestConfirmSynth_x_1(t *testing.T) {}\n"`) ||
+		!strings.Contains(string(data), "[confirmed with a synthesized test]") {
+		t.Errorf("SARIF lacks the synthesized test:\n%s", data)
 	}
 }

@@ -132,6 +132,9 @@ func (r Renderer) SARIF(rep *Report) any {
 		if j.Cause != "" {
 			res.Properties["cause"] = j.Cause
 		}
+		if h := j.Synthesized; h != nil {
+			res.Properties["synthesizedTest"] = h.Source
+		}
 		if len(f.Warning.Sites) > 0 {
 			p := f.Warning.Sites[0].Position
 			res.Locations = []sarifLocation{{PhysicalLocation: r.physical(p.Filename, p.Line, p.Column)}}

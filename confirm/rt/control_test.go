@@ -546,20 +546,28 @@ func TestForeignGoroutine(t *testing.T) {
 
 	stop := make(chan struct{})
 	foreignDone := make(chan int)
+	running := make(chan struct{})
 	go func() {
 		n := 0
 		for {
+			fm.Lock()
+			n++
+			fm.Unlock()
+			if n == 1 {
+				close(running)
+			}
 			select {
 			case <-stop:
 				foreignDone <- n
 				return
 			default:
 			}
-			fm.Lock()
-			n++
-			fm.Unlock()
 		}
 	}()
+	// The foreign goroutine locks before and during the search (on a
+	// loaded machine it may not get a CPU before the search is over, so
+	// the search starts once it has locked once).
+	<-running
 	res = search(t, Config{Strategy: "random", Seed: 6, MaxExecs: 60}, func(t *testing.T) {
 		var mu Mutex
 		var wg WaitGroup
