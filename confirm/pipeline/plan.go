@@ -42,6 +42,7 @@ type packagePlan struct {
 	// warnings (Options.Synthesize); synthBin the binary built with it,
 	// when a warning needs it.
 	synth    *synth.File
+	synthW   *synth.Writer
 	synthBin *runner.Binary
 
 	mu       sync.Mutex        // guards hung and explored: the package's searches run in parallel
@@ -218,7 +219,7 @@ func (p *packagePlan) synthesize(prog *testselect.Program, gen *sequence.Generat
 		}
 	}
 	if f, ok := wr.File(); ok {
-		p.synth = f
+		p.synth, p.synthW = f, wr
 	}
 	return nil
 }

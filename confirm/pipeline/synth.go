@@ -1,10 +1,13 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,29 +63,25 @@ func (p *packagePlan) synthTodo() []*item {
 }
 
 // buildSynth builds the package instrumented as for its own tests, with
-// the synthesized test file added in the overlay.
+// the synthesized test file added in the overlay. Harnesses the compiler
+// rejects are dropped and the rest built again, once.
 func (p *packagePlan) buildSynth(ctx context.Context, opts Options) {
-	bin, err := runner.Instrument(ctx, runner.BuildOptions{
-		Dir:        opts.Dir,
-		Package:    p.pattern,
-		Locations:  p.locs,
-		BuildFlags: opts.BuildFlags,
-		Files:      map[string][]byte{p.synth.Path: p.synth.Source},
-	})
-	if err == nil {
-		if err = bin.Compile(ctx); err != nil {
-			_ = bin.Close()
+	bin, err := p.compileSynth(ctx, opts)
+	var be *runner.BuildError
+	if err != nil {
+		// The instrumenter's type-check or the compiler names the lines.
+		out := err.Error()
+		if errors.As(err, &be) {
+			out = be.Output
+		}
+		if dropped := p.dropSynth(out); len(dropped) > 0 && p.synth != nil {
+			bin, err = p.compileSynth(ctx, opts)
 		}
 	}
-	if err == nil && len(bin.Locations) < len(p.locs) {
-		_ = bin.Close()
-		err = fmt.Errorf("asked for %d locations, got %d", len(p.locs), len(bin.Locations))
-	}
 	if err != nil {
-		why := "the synthesized tests do not build: " + firstLine(err.Error())
-		var be *runner.BuildError
+		why := "the synthesized tests do not build: " + oneLine(err.Error())
 		if errors.As(err, &be) {
-			why = "the synthesized tests do not build: " + firstLine(strings.TrimSpace(be.Output))
+			why = "the synthesized tests do not build: " + oneLine(be.Output)
 		}
 		for _, it := range p.synthTodo() {
 			it.finding.Cause = joinCause(it.finding.Cause, why)
@@ -90,6 +89,69 @@ func (p *packagePlan) buildSynth(ctx context.Context, opts Options) {
 		return
 	}
 	p.synthBin = bin
+}
+
+// compileSynth instruments and compiles the package with p.synth.
+func (p *packagePlan) compileSynth(ctx context.Context, opts Options) (*runner.Binary, error) {
+	bin, err := runner.Instrument(ctx, runner.BuildOptions{
+		Dir:        opts.Dir,
+		Package:    p.pattern,
+		Locations:  p.locs,
+		BuildFlags: opts.BuildFlags,
+		Files:      map[string][]byte{p.synth.Path: p.synth.Source},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := bin.Compile(ctx); err != nil {
+		_ = bin.Close()
+		return nil, err
+	}
+	if len(bin.Locations) < len(p.locs) {
+		_ = bin.Close()
+		return nil, fmt.Errorf("asked for %d locations, got %d", len(p.locs), len(bin.Locations))
+	}
+	return bin, nil
+}
+
+// dropSynth removes the harnesses the compiler's output blames (errors at
+// lines of the synthesized file) from the file and from their items'
+// candidates, saying so in the causes of items left with none, and
+// returns their names.
+func (p *packagePlan) dropSynth(output string) map[string]string {
+	base := regexp.QuoteMeta(filepath.Base(p.synth.Path))
+	dropped := make(map[string]string)
+	for _, m := range regexp.MustCompile(`(?m)`+base+`:(\d+)(?::\d+)?: (.*)$`).FindAllStringSubmatch(output, -1) {
+		line, _ := strconv.Atoi(m[1])
+		if test := p.synth.TestAt(line); test != "" && dropped[test] == "" {
+			dropped[test] = m[2]
+		}
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	drop := make(map[string]bool)
+	for t := range dropped {
+		drop[t] = true
+	}
+	p.synth, _ = p.synthW.Without(drop)
+	for _, it := range p.items {
+		var kept []*candidate
+		var why string
+		for _, c := range it.synth {
+			if msg, ok := dropped[c.test]; ok {
+				why = cmp.Or(why, msg)
+				continue
+			}
+			kept = append(kept, c)
+		}
+		if len(kept) == 0 && len(it.synth) > 0 {
+			it.noSynth = "its synthesized tests do not compile: " + why
+			it.finding.Cause = joinCause(it.finding.Cause, it.noSynth)
+		}
+		it.synth = kept
+	}
+	return dropped
 }
 
 // confirmSynth searches, with the warning's budget shared by its
@@ -144,4 +206,15 @@ func joinCause(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// oneLine joins the lines of s, trimmed, with "; ".
+func oneLine(s string) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -133,3 +133,36 @@ func TestAddCannot(t *testing.T) {
 		t.Error("a file with no harness")
 	}
 }
+
+// TestWithout checks that a harness the compiler rejects can be found by
+// the line of the error and dropped from the file.
+func TestWithout(t *testing.T) {
+	prog := load(t, "registry")
+	wr, err := synth.NewWriter(prog, "example.com/synth/registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := wr.Add(&warning.Warning{ID: "race-test", Kind: warning.Race, Sites: []warning.Site{
+		site(t, "registry", "registry.go", 39, 11, warning.AccessRead),
+		site(t, "registry", "registry.go", 22, 2, warning.AccessWrite),
+	}}, nil)
+	if err != nil || len(hs) < 2 {
+		t.Fatalf("%d harnesses, err %v", len(hs), err)
+	}
+	f, _ := wr.File()
+	lines := strings.Split(string(f.Source), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "func "+hs[1].Test+"(") {
+			if got := f.TestAt(i + 3); got != hs[1].Test {
+				t.Errorf("TestAt(%d) = %q, want %q", i+3, got, hs[1].Test)
+			}
+		}
+	}
+	if got := f.TestAt(1); got != "" {
+		t.Errorf("TestAt(1) = %q, want none", got)
+	}
+	g, ok := wr.Without(map[string]bool{hs[1].Test: true})
+	if !ok || strings.Contains(string(g.Source), hs[1].Test+"(") || !strings.Contains(string(g.Source), hs[0].Test+"(") {
+		t.Errorf("Without dropped the wrong harnesses:\n%s", g.Source)
+	}
+}

@@ -100,14 +100,15 @@ func (b *builder) receiver(recv *types.Named, sides []side) error {
 		b.recvType = types.NewPointer(t)
 		expr = "new(" + types.TypeString(t, b.qualifier) + ")"
 	}
-	vars := []string{"recv"}
+	vars := []string{b.wr.recv}
 	if b.needOther {
-		vars = append(vars, "other")
+		vars = append(vars, b.wr.other)
 	}
 	for _, v := range vars {
 		switch {
 		case errResult:
-			b.setup = append(b.setup, fmt.Sprintf("%s, err := %s\nif err != nil {\nt.Skipf(\"the constructor fails: %%v\", err)\n}", v, expr))
+			e := b.wr.err
+			b.setup = append(b.setup, fmt.Sprintf("%s, %s := %s\nif %s != nil {\nt.Skipf(\"the constructor fails: %%v\", %s)\n}", v, e, expr, e, e))
 		default:
 			b.setup = append(b.setup, fmt.Sprintf("%s%s := %s", v, strings.Repeat(", _", results-1), expr))
 		}
@@ -204,7 +205,7 @@ func (b *builder) defCall(pos token.Position, sides []side) (string, bool) {
 	} else if b.recv == nil || typeKey(e.recv) != typeKey(b.recv) {
 		return "", false
 	}
-	call, err := b.call(e.fn, "recv", "other")
+	call, err := b.call(e.fn, b.wr.recv, b.wr.other)
 	return call, err == nil
 }
 
