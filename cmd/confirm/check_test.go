@@ -99,6 +99,9 @@ func TestCheckFixtures(t *testing.T) {
 		// instrumented), confirmed; a lost wakeup no analyzer flags, found
 		// by exploration as a deadlock.
 		{"explore", []string{"example.com/explore/tally"}, []string{"example.com/explore/latch"}, false},
+		// Package counter has no tests; app's test, which uses it from two
+		// goroutines, confirms counter's race (reported with app's test).
+		{"crosspkg", []string{"example.com/crosspkg/app"}, nil, false},
 		// No test of these packages calls two methods at once: the races
 		// (generic code included) and the AB-BA cycle are confirmed with
 		// synthesized tests.

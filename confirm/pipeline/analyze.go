@@ -27,14 +27,23 @@ func Analyze(opts Options) ([]*warning.Warning, []PackageError, error) {
 	return ws, errs, err
 }
 
+// loaded says what analyze found of the packages besides the warnings.
+type loaded struct {
+	// tested are the import paths of the packages that have tests and
+	// type-check, in order, for exploration.
+	tested []string
+	// importers maps a package to the other tested packages whose tests
+	// import it, directly or not, in order: their tests may run its code.
+	importers map[string][]string
+}
+
 // analyze loads the packages of opts.Patterns with their tests and runs
 // the analyzers on those that type-check. Packages with errors are
 // returned as PackageErrors quoting the compiler; the warnings of the
 // others are returned each once.
 //
-// It also returns the import paths of the packages that have tests and
-// type-check, in order, for exploration.
-func analyze(opts Options) ([]*warning.Warning, []PackageError, []string, error) {
+// It also returns what it found of the packages (see loaded).
+func analyze(opts Options) ([]*warning.Warning, []PackageError, *loaded, error) {
 	cfg := &packages.Config{
 		Mode:       packages.LoadAllSyntax,
 		Dir:        opts.Dir,
@@ -71,15 +80,33 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, []string, error)
 		}
 	}
 	if len(kept) == 0 {
-		return nil, pkgErrs, nil, nil
+		return nil, pkgErrs, &loaded{}, nil
 	}
-	var tested []string
+	ld := &loaded{importers: make(map[string][]string)}
 	for _, p := range kept {
 		// A package with tests has a test variant "p [p.test]" (or an
 		// external test package); the generated "p.test" main is not one.
-		if path := basePath(p); strings.Contains(p.ID, " [") && !slices.Contains(tested, path) {
-			tested = append(tested, path)
+		if path := basePath(p); strings.Contains(p.ID, " [") && !slices.Contains(ld.tested, path) {
+			ld.tested = append(ld.tested, path)
 		}
+	}
+	analyzed := make(map[string]bool)
+	for _, p := range kept {
+		analyzed[basePath(p)] = true
+	}
+	for _, p := range kept {
+		q := basePath(p)
+		if !strings.Contains(p.ID, " [") {
+			continue // the tests are in the test variants
+		}
+		packages.Visit([]*packages.Package{p}, nil, func(dep *packages.Package) {
+			if path := dep.PkgPath; path != q && analyzed[path] && !slices.Contains(ld.importers[path], q) {
+				ld.importers[path] = append(ld.importers[path], q)
+			}
+		})
+	}
+	for _, qs := range ld.importers {
+		slices.Sort(qs)
 	}
 	graph, err := checker.Analyze(Analyzers, kept, nil)
 	if err != nil {
@@ -107,7 +134,7 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, []string, error)
 			}
 		}
 	}
-	return out, pkgErrs, tested, nil
+	return out, pkgErrs, ld, nil
 }
 
 // loadErrors returns the errors of p and of the packages it imports, as

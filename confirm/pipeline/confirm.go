@@ -41,8 +41,8 @@ func (p *packagePlan) build(ctx context.Context, opts Options) {
 	}
 	var be *runner.BuildError
 	switch {
-	case errors.Is(err, runner.ErrNoTests) && len(p.items) == 0:
-		return // a package explored only, which has no tests
+	case errors.Is(err, runner.ErrNoTests) && !p.ownUndecided():
+		return // a package explored only, or whose warnings other packages' tests run, which has no tests
 	case errors.As(err, &be):
 		p.buildErr = strings.TrimSpace(be.Output)
 		if p.buildErr == "" {
@@ -66,7 +66,13 @@ func (p *packagePlan) build(ctx context.Context, opts Options) {
 		arg = "./" + filepath.ToSlash(rel)
 	}
 	p.arg = arg
+	for _, it := range p.borrowed {
+		it.finding.PackageArg = arg
+	}
 	for _, it := range p.items {
+		if it.lender != nil {
+			continue
+		}
 		it.finding.PackageArg = arg
 		if it.run != nil {
 			// A user sequence: every matching test, with its sequence.
@@ -90,13 +96,24 @@ func (p *packagePlan) build(ctx context.Context, opts Options) {
 	}
 }
 
-func (p *packagePlan) undecided() bool {
+// ownUndecided reports whether a warning of the package is to be
+// confirmed with its own tests.
+func (p *packagePlan) ownUndecided() bool {
 	for _, it := range p.items {
-		if it.finding.Verdict == "" {
+		if it.finding.Verdict == "" && it.lender == nil {
 			return true
 		}
 	}
 	return false
+}
+
+func (p *packagePlan) undecided() bool {
+	for _, it := range p.items {
+		if it.finding.Verdict == "" && it.lender == nil {
+			return true
+		}
+	}
+	return len(p.borrowed) > 0
 }
 
 // close removes the plan's binary.

@@ -224,14 +224,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		plans = []*packagePlan{p}
 	} else {
-		warnings, pkgErrs, tested, err := analyze(opts)
+		warnings, pkgErrs, ld, err := analyze(opts)
 		if err != nil {
 			return nil, err
 		}
 		rep.PackageErrors = pkgErrs
 		plans = planPackages(ctx, opts, warnings)
+		plans = borrowTests(ctx, opts, plans, ld.importers)
 		if opts.Explore {
-			plans = withExploration(plans, tested)
+			plans = withExploration(plans, ld.tested)
 		}
 	}
 	total := 0
@@ -328,6 +329,11 @@ func confirmAll(ctx context.Context, opts Options, plans []*packagePlan, tick fu
 			runs.Go(func() {
 				defer tick()
 				if it.finding.Verdict != "" { // decided while planning
+					return
+				}
+				if it.lender != nil {
+					// Run with the binary of the package whose tests reach it.
+					it.lender.confirm(ctx, opts, it, opts.Seed+int64(i)*1000003)
 					return
 				}
 				p.confirm(ctx, opts, it, opts.Seed+int64(i)*1000003)

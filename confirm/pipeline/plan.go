@@ -32,6 +32,9 @@ type packagePlan struct {
 	pattern string
 	locs    []rt.Location
 	items   []*item
+	// borrowed are warnings of other packages that only this package's
+	// tests reach (see borrowTests); they are confirmed with its binary.
+	borrowed []*item
 
 	bin      *runner.Binary
 	arg      string // the package argument of replay commands
@@ -63,6 +66,9 @@ type item struct {
 	// no test of the package does; noSynth says why there are none.
 	synth   []*candidate
 	noSynth string
+	// lender is the plan of another package whose tests (cands) reach
+	// it, when none of its own package does (see borrowTests).
+	lender *packagePlan
 }
 
 // A candidate is a test that may show a warning and the key-location
@@ -248,7 +254,7 @@ func (p *packagePlan) index(it *item, c *candidate, seq sequence.Sequence) {
 // fail decides every undecided warning of the plan as Error with cause.
 func (p *packagePlan) fail(cause string) {
 	for _, it := range p.items {
-		if it.finding.Verdict == "" {
+		if it.finding.Verdict == "" && it.lender == nil {
 			it.finding.Verdict, it.finding.Cause = Error, cause
 		}
 	}
