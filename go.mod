@@ -3,17 +3,14 @@ module github.com/confirm-go/confirm
 go 1.26.0
 
 require (
-	github.com/confirm-go/confirm/confirm/rt v0.0.0
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/sourcegraph/conc v0.3.0
+	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
 )
 
 require (
 	go.uber.org/atomic v1.7.0 // indirect
 	go.uber.org/multierr v1.9.0 // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 )
-
-replace github.com/confirm-go/confirm/confirm/rt => ./confirm/rt

@@ -97,10 +97,10 @@ func TestVirtualClock(t *testing.T) {
 				panic(fmt.Sprint("deadline ", d.Sub(start)))
 			}
 			Recv(ctx.Done())
-			if !about(Since(start), time.Second) || !errors.Is(ctx.Err(), context.DeadlineExceeded) || context.Cause(ctx) != context.DeadlineExceeded {
+			if !about(Since(start), time.Second) || !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 				panic(fmt.Sprint("after the deadline: ", Since(start), ctx.Err(), context.Cause(ctx)))
 			}
-			if child.Err() == nil || context.Cause(child) != context.DeadlineExceeded {
+			if child.Err() == nil || !errors.Is(context.Cause(child), context.DeadlineExceeded) {
 				panic(fmt.Sprint("child: ", child.Err(), context.Cause(child)))
 			}
 		},

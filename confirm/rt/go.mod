@@ -1,3 +1,0 @@
-module github.com/confirm-go/confirm/confirm/rt
-
-go 1.26.0
