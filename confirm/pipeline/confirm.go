@@ -182,6 +182,10 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 		f.Verdict, f.Cause = Error, "the package was not built"
 		return
 	}
+	// One warning's search at a time per package (see run); its budget
+	// starts when it runs.
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
 	if opts.Trials > 1 {
 		res, err := p.runTrials(ctx, opts, it, it.cands[0], seed)
 		if err != nil {
@@ -251,6 +255,17 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 	default:
 		f.Verdict, f.Cause = Unconfirmed, strings.Join(append(causes, errs...), "; ")
 	}
+}
+
+// run runs test of bin, a binary of p's package, once no other test
+// process of the package runs: like go test, which never runs two
+// processes of one package at once, since tests may share files in the
+// package's directory (a database file, a fixed temporary name). The
+// searches of warnings hold runMu for their whole search instead.
+func (p *packagePlan) run(ctx context.Context, bin *runner.Binary, test string, opts runner.RunOptions) (*runner.Result, error) {
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
+	return bin.Run(ctx, test, opts)
 }
 
 // hangs records that test hung under control: the searches of the

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/confirm-go/confirm/analyzers/warning"
 	"github.com/confirm-go/confirm/confirm/rt"
@@ -61,7 +62,54 @@ func Want(w *warning.Warning, seq []int, locs []rt.Location) *rt.Want {
 			add(l.File, l.Line)
 		}
 	}
+	if accesses {
+		want.Pair = racePair(w, seq, locs)
+	}
 	return want
+}
+
+// racePair returns the positions of each of race warning w's two
+// accesses: its site, and the read or write steps of its sequence at the
+// same line, or else of the same kind when only one site has that kind.
+func racePair(w *warning.Warning, seq []int, locs []rt.Location) [2][]string {
+	var sites []warning.Site
+	for _, s := range w.Sites {
+		if s.Access == warning.AccessRead || s.Access == warning.AccessWrite {
+			sites = append(sites, s)
+		}
+	}
+	var pair [2][]string
+	if len(sites) < 2 {
+		return pair // matched by Sites alone
+	}
+	pos := func(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
+	for i := range 2 {
+		s := sites[i].Position
+		pair[i] = append(pair[i], pos(s.Filename, s.Line))
+	}
+	for _, j := range seq {
+		if j < 0 || j >= len(locs) || (locs[j].Kind != "read" && locs[j].Kind != "write") {
+			continue
+		}
+		l := locs[j]
+		p := pos(l.File, l.Line)
+		if slices.Contains(pair[0], p) || slices.Contains(pair[1], p) {
+			continue
+		}
+		var of []int
+		for i := range 2 {
+			if string(sites[i].Access) == l.Kind {
+				of = append(of, i)
+			}
+		}
+		if len(of) != 1 {
+			of = []int{0, 1} // cannot tell: either
+		}
+		for _, i := range of {
+			pair[i] = append(pair[i], p)
+		}
+	}
+	return pair
 }
 
 // wantKind maps a warning kind to the rt.Want kind that confirms it.

@@ -68,6 +68,10 @@ func TestConfirms(t *testing.T) {
 		{"cycle elsewhere", cycle, []int{0, 1}, deadlock("/m/abba.go:28", "/m/other.go:9"), false},
 		{"race on the warning's accesses", race, []int{2, 3}, racy(total23, total30), true},
 		{"race on another field of the same line", race, []int{2, 3}, racy(total23, hits30), false},
+		// Two writes at the warning's write site are a race on its
+		// variable, but not the warned read against the write.
+		{"race at one of the warning's accesses twice", race, []int{2, 3}, racy(total23, rt.Access{G: 2, Loc: 2, Write: true, Pos: "/m/hits.go:23", Label: "(hits.Counter).total"}), false},
+		{"race on the warning's accesses the other way round", race, []int{2, 3}, racy(total30, total23), true},
 		{"race at a lock site", race, []int{2, 3}, racy(total23, rt.Access{G: 2, Pos: "/m/hits.go:20"}), false},
 		{"race for a lock warning", cycle, []int{0, 1}, racy(rt.Access{Pos: "/m/abba.go:28"}, rt.Access{Pos: "/m/abba.go:28"}), false},
 		{"test failure along a warning's sequence", cycle, []int{0, 1}, along, false},

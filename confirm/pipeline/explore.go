@@ -51,7 +51,7 @@ func exploreAll(ctx context.Context, opts Options, plans []*packagePlan) {
 					BudgetMillis: share.Milliseconds(),
 					NoLeaks:      opts.NoLeaks,
 				}
-				res, err := p.bin.Run(ctx, test, runner.RunOptions{Config: cfg, Grace: opts.Grace})
+				res, err := p.run(ctx, p.bin, test, runner.RunOptions{Config: cfg, Grace: opts.Grace})
 				if err != nil || res.Verdict != rt.VerdictError || res.Failure == nil || res.Token == "" {
 					return // hangs and crashes of exploration are not bugs found
 				}

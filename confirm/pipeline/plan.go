@@ -48,6 +48,9 @@ type packagePlan struct {
 	synthW   *synth.Writer
 	synthBin *runner.Binary
 
+	// runMu is held while a test process of the package runs (see run).
+	runMu sync.Mutex
+
 	mu       sync.Mutex        // guards hung and explored: the package's searches run in parallel
 	hung     map[string]string // tests that hung under control, and how
 	explore  bool              // its tests are also explored (Options.Explore)

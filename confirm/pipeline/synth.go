@@ -160,6 +160,8 @@ func (p *packagePlan) dropSynth(output string) map[string]string {
 // its users do not, and it never stands for the user's tests.
 func (p *packagePlan) confirmSynth(ctx context.Context, opts Options, it *item, seed int64) {
 	f := it.finding
+	p.runMu.Lock() // one search at a time per package (see run)
+	defer p.runMu.Unlock()
 	deadline := time.Now().Add(opts.Budget)
 	var whys []string
 	for i, c := range it.synth {

@@ -49,6 +49,11 @@ type Want struct {
 	// Objects name the variables of a race warning: an access whose
 	// location has a label ("writes (pkg.T).f") must access one of them.
 	Objects []string `json:"objects,omitempty"`
+	// Pair, for a race, holds the "file:line" positions of each of the
+	// warning's two accesses (its site, and the sequence's step for it):
+	// a race confirms the warning only when one access is at the first
+	// and the other at the second, not two accesses at one of them.
+	Pair [2][]string `json:"pair,omitzero"`
 	// Signature is the hash of the failure's Signature, for
 	// WantSignature.
 	Signature uint64 `json:"signature,omitempty"`
@@ -85,7 +90,12 @@ func (w *Want) Matches(f *Failure, observedSeq bool) bool {
 				return false
 			}
 		}
-		return true
+		if len(w.Pair[0]) == 0 || len(w.Pair[1]) == 0 {
+			return true
+		}
+		a, b := f.Accesses[0].Pos, f.Accesses[1].Pos
+		p, q := w.Pair[0], w.Pair[1]
+		return slices.Contains(p, a) && slices.Contains(q, b) || slices.Contains(p, b) && slices.Contains(q, a)
 	case WantLockCycle:
 		if f.Kind != FailDeadlock || len(f.Cycle) < 2 {
 			return false

@@ -104,9 +104,27 @@ func (wr *Writer) Add(w *warning.Warning, defs []token.Position) ([]*Harness, er
 	if len(w.Sites) < 2 {
 		return nil, fmt.Errorf("%w: the warning has one site", ErrCannot)
 	}
+	hs, err := wr.add(w, defs, true)
+	if errors.Is(err, errNoMaker) {
+		// Through the exported functions that use such a value instead
+		// (a package-level one, say).
+		if hs2, err2 := wr.add(w, defs, false); err2 == nil {
+			return hs2, nil
+		}
+	}
+	return hs, err
+}
+
+// errNoMaker wraps the reason of a warning whose sides are methods of a
+// type that clients cannot make.
+var errNoMaker = fmt.Errorf("%w: no value to call the methods on", ErrCannot)
+
+// add is Add; hidden says whether a side may be a method of an
+// unexported type.
+func (wr *Writer) add(w *warning.Warning, defs []token.Position, hidden bool) ([]*Harness, error) {
 	var sides [2]side
 	for i := range sides {
-		s, err := wr.entry(w.Sites[i])
+		s, err := wr.entry(w.Sites[i], hidden)
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +217,7 @@ func (wr *Writer) Add(w *warning.Warning, defs []token.Position) ([]*Harness, er
 // or method containing it, or the nearest exported caller of the function
 // containing it (an unexported helper is called the way the package calls
 // it, with its locks held).
-func (wr *Writer) entry(s warning.Site) (side, error) {
+func (wr *Writer) entry(s warning.Site, hidden bool) (side, error) {
 	fns := wr.prog.FuncsAt(s.Position)
 	if len(fns) == 0 {
 		return side{}, fmt.Errorf("%w: %s is not inside a function", ErrCannot, s.Position)
@@ -214,7 +232,7 @@ func (wr *Writer) entry(s warning.Site) (side, error) {
 	if strings.HasSuffix(wr.prog.Fset.Position(fn.Pos()).Filename, "_test.go") {
 		return side{}, fmt.Errorf("%w: %s is test code; its own test is what runs it", ErrCannot, fn.Name())
 	}
-	if e, ok := wr.callable(fn); ok {
+	if e, ok := wr.callable(fn, hidden); ok {
 		return e, nil
 	}
 	// Breadth first over the callers, nearest first.
@@ -232,7 +250,7 @@ func (wr *Writer) entry(s warning.Site) (side, error) {
 		}
 		sort.Slice(next, func(i, j int) bool { return next[i].Pos() < next[j].Pos() })
 		for _, c := range next {
-			if e, ok := wr.callable(c); ok {
+			if e, ok := wr.callable(c, hidden); ok {
 				e.site = s
 				return e, nil
 			}
@@ -271,9 +289,10 @@ func (wr *Writer) callers(fn *ssa.Function) []*ssa.Function {
 }
 
 // callable reports whether a client of the package can call fn: an
-// exported function or an exported method of one of its types, declared
-// in a non-test file of the package.
-func (wr *Writer) callable(fn *ssa.Function) (side, bool) {
+// exported function or an exported method of one of its types (of an
+// exported type unless hidden), declared in a non-test file of the
+// package.
+func (wr *Writer) callable(fn *ssa.Function, hidden bool) (side, bool) {
 	obj, ok := fn.Object().(*types.Func)
 	if !ok || !obj.Exported() || obj.Pkg() == nil || obj.Pkg().Path() != wr.pkgPath {
 		return side{}, false
@@ -284,7 +303,7 @@ func (wr *Writer) callable(fn *ssa.Function) (side, bool) {
 	s := side{fn: obj.Origin()}
 	if r := obj.Type().(*types.Signature).Recv(); r != nil {
 		n, ok := types.Unalias(deref(r.Type())).(*types.Named)
-		if !ok {
+		if !ok || !hidden && !n.Obj().Exported() {
 			return side{}, false
 		}
 		s.recv = n.Origin()

@@ -132,6 +132,24 @@ func TestAddCannot(t *testing.T) {
 	if _, ok := wr.File(); ok {
 		t.Error("a file with no harness")
 	}
+	// An unexported type that no exported function returns: its clients
+	// cannot make one, so neither does a harness; it calls the exported
+	// functions that use the package's one instead.
+	hidden, err := synth.NewWriter(load(t, "hidden"), "example.com/synth/hidden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &warning.Warning{ID: "unexported", Kind: warning.Race, Sites: []warning.Site{
+		site(t, "hidden", "hidden.go", 26, 39, warning.AccessRead), site(t, "hidden", "hidden.go", 15, 2, warning.AccessWrite)}}
+	hs, err := hidden.Add(w, nil)
+	if err != nil || len(hs) == 0 {
+		t.Fatalf("unexported type: %d harnesses, err %v", len(hs), err)
+	}
+	for _, h := range hs {
+		if strings.Contains(h.Source, "new(counter)") || !strings.Contains(h.Source, "Requests()") || !strings.Contains(h.Source, "Count()") {
+			t.Errorf("harness makes a counter, or does not call the exported functions that use one:\n%s", h.Source)
+		}
+	}
 }
 
 // TestWithout checks that a harness the compiler rejects can be found by

@@ -60,7 +60,7 @@ type ctor struct {
 // receiver writes the set-up of recv (and of other, when a side takes a
 // second value of the type): the package's constructor that returns a
 // value with the sides' methods, with the fewest parameters, or the zero
-// value.
+// value of an exported type.
 func (b *builder) receiver(recv *types.Named, sides []side) error {
 	b.recv = recv
 	for _, s := range sides {
@@ -87,6 +87,10 @@ func (b *builder) receiver(recv *types.Named, sides []side) error {
 		results = c.sig.Results().Len()
 		errResult = results == 2 && isError(c.sig.Results().At(1).Type())
 	} else {
+		if !recv.Obj().Exported() {
+			// A client cannot make one: only what the package hands out.
+			return fmt.Errorf("%w: no exported function of %s returns a %s, and its clients cannot make one", errNoMaker, b.wr.pkgPath, recv.Obj().Name())
+		}
 		t := types.Type(recv)
 		if recv.TypeParams().Len() > 0 {
 			targs, err := typeArgs(recv.TypeParams())
@@ -186,7 +190,7 @@ func hasMethods(t types.Type, sides []side) bool {
 // exported method or function that reaches it, other than the sides and
 // the constructors.
 func (b *builder) defCall(pos token.Position, sides []side) (string, bool) {
-	e, err := b.wr.entry(warning.Site{Position: pos})
+	e, err := b.wr.entry(warning.Site{Position: pos}, true)
 	if err != nil {
 		return "", false
 	}
