@@ -460,7 +460,44 @@ func (e *exec) checkCycleLocked(g *G) {
 	path := slices.Clone(e.cycle)
 	f := e.blockedFailureLocked(FailDeadlock, "wait-for cycle among lock waiters", path)
 	f.Cycle = path
+	if e.othersAliveLocked(path) {
+		if e.suspect == nil {
+			e.suspect, e.suspectLocks = f, e.suspectLocks[:0]
+			for _, id := range path {
+				e.suspectLocks = append(e.suspectLocks, lockOf(&e.gs[id].op))
+			}
+			e.suspectFailed = e.t != nil && e.t.Failed()
+		}
+		return
+	}
 	e.endLocked(f)
+}
+
+// othersAliveLocked reports whether a goroutine outside the cycle path is
+// alive: it might unlock what the cycle waits for.
+func (e *exec) othersAliveLocked(path []int) bool {
+	for _, l := range e.live {
+		if l.g.state != gDead && !slices.Contains(path, l.g.id) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockOf returns the lock a lock operation is on.
+func lockOf(o *op) any {
+	if o.rw != nil {
+		return o.rw
+	}
+	return o.mu
+}
+
+// unlockedLocked clears the suspect cycle when lock, one of its locks,
+// has just been unlocked (by a goroutine outside it).
+func (e *exec) unlockedLocked(lock any) {
+	if e.suspect != nil && slices.Contains(e.suspectLocks, lock) {
+		e.suspect = nil
+	}
 }
 
 // waitsForLocked reports whether the parked goroutine h waits, through a

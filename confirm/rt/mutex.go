@@ -119,6 +119,7 @@ func (e *exec) execLockLocked(g *G) bool {
 		}
 		m.held, m.owner = false, -1
 		g.release(&m.h)
+		e.unlockedLocked(m)
 	default:
 		panic(fmt.Sprintf("rt: bad mutex op %v", o.kind))
 	}

@@ -99,6 +99,30 @@ func TestOracles(t *testing.T) {
 			Recv(ch)
 		}, FailDeadlock, "all goroutines are blocked"},
 		{"deadlock select{}", func(t *testing.T) { Select(false) }, FailDeadlock, "select {}"},
+		// A Mutex has no owner: a lock handed off to a goroutine that
+		// unlocks it is no double lock (prometheus's summary flush).
+		{"twin: lock handed off to the goroutine that unlocks it", func(t *testing.T) {
+			var mu Mutex
+			var wg WaitGroup
+			mu.Lock()
+			wg.Go(func() { mu.Unlock() })
+			mu.Lock()
+			mu.Unlock()
+			wg.Wait()
+		}, "", ""},
+		// Another goroutine that could have unlocked it blocks too:
+		// the double lock is the outcome, not "all goroutines blocked".
+		{"deadlock double lock while another goroutine lives", func(t *testing.T) {
+			var mu Mutex
+			ch := MakeChan[int](0)
+			Go(func() {
+				Gosched()
+				Recv(ch)
+			})
+			mu.Lock()
+			mu.Lock()
+			Send(ch, 1)
+		}, FailDeadlock, "cycle"},
 		{"deadlock recursive RLock under waiting writer", func(t *testing.T) {
 			var rw RWMutex
 			var wg WaitGroup

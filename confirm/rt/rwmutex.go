@@ -100,6 +100,7 @@ func (e *exec) execRWLocked(g *G) bool {
 		}
 		g.release(&rw.h)
 		rw.wHeld, rw.wOwner = false, -1
+		e.unlockedLocked(rw)
 		// Grant the readers that arrived while the writer was there.
 		for _, l := range e.live {
 			h := l.g

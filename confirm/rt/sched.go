@@ -134,6 +134,18 @@ type exec struct {
 	// control, which ran unscheduled during the execution.
 	foreignOps atomic.Int64
 
+	// suspect is a wait-for cycle of lock waiters found while goroutines
+	// outside it still live: Go's mutexes have no owner, and one of them
+	// may unlock a lock of the cycle (a lock handed off to the goroutine
+	// that unlocks it, as a flush started under the lock does). It
+	// becomes the outcome only if the execution ends with nothing able to
+	// run and the cycle intact (see endLocked); suspectLocks are its locks (*mutexModel or
+	// *rwModel), an unlock of which clears it, and suspectFailed says
+	// whether the test had failed when it was found.
+	suspect       *Failure
+	suspectLocks  []any
+	suspectFailed bool
+
 	failure  *Failure
 	verdict  string // set for outcomes other than error/none (stuck, diverged)
 	diverged string
@@ -772,12 +784,20 @@ func (e *exec) endLocked(f *Failure) {
 		return
 	}
 	e.ended = true
-	e.failure = f
 	// A deadlock after the test already failed is its consequence (a
 	// Close waiting for what a failed assertion left behind): the
 	// outcome is the test failure.
 	e.failedAtEnd = e.t != nil && e.t.Failed()
-	e.failedFirst = f != nil && f.Kind == FailDeadlock && e.failedAtEnd
+	failedBefore := e.failedAtEnd
+	if e.suspect != nil && f != nil && (f.Kind == FailDeadlock || f.Kind == FailLeak) {
+		// Nothing can run and no lock of the cycle was released: its
+		// goroutines have waited for each other since it was found. (An
+		// execution cut off while others still ran says nothing: they
+		// might have unlocked one.)
+		f, failedBefore = e.suspect, e.suspectFailed
+	}
+	e.failure = f
+	e.failedFirst = f != nil && f.Kind == FailDeadlock && failedBefore
 	e.cur = nil
 	close(e.done)
 }
