@@ -140,7 +140,7 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &exitStatus{exitError}
 	}
 	wd, _ := os.Getwd()
-	r := pipeline.Renderer{WD: wd, Command: commandName(ctx)}
+	r := pipeline.Renderer{WD: wd, Command: commandName(ctx), Handle: newHandles().short}
 	for _, e := range rep.PackageErrors {
 		printf(stderr, "confirm: package %s:\n%s\n", e.Package, indent(r.Text(e.Message), "\t"))
 	}

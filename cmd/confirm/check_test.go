@@ -158,10 +158,14 @@ func TestCheckFixtures(t *testing.T) {
 func checkReplay(t *testing.T, dir string, f finding) {
 	t.Helper()
 	fields := strings.Fields(f.Replay)
-	if len(fields) < 5 || fields[0] != "confirm" || fields[1] != "replay" || fields[3] != f.Token {
-		t.Fatalf("replay command %q: want confirm replay -token %s <package>", f.Replay, f.Token)
+	if len(fields) < 5 || fields[0] != "confirm" || fields[1] != "replay" || (fields[3] != f.Token && !strings.HasPrefix(fields[3], handlePrefix)) {
+		t.Fatalf("replay command %q: want confirm replay -token %s <package> or its handle", f.Replay, f.Token)
 	}
-	stdout, stderr, code := confirmIn(t, dir, "replay", "-json", "-token", f.Token, fields[len(fields)-1])
+	if len(f.Token) > shortToken && len(fields[3]) > len(handlePrefix)+16 {
+		t.Errorf("replay command %q prints a long token, not its handle", f.Replay)
+	}
+	// The printed command, with its handle, replays.
+	stdout, stderr, code := confirmIn(t, dir, "replay", "-json", "-token", fields[3], fields[len(fields)-1])
 	if code != exitFound {
 		t.Fatalf("replay exit status %d, want %d; stderr:\n%s\nstdout:\n%s", code, exitFound, stderr, stdout)
 	}

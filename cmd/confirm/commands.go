@@ -182,7 +182,7 @@ func firstLine(s string) string {
 // replayCmd implements confirm replay.
 func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", replaySynopsis, stderr)
-	tokFlag := fs.String("token", "", "replay `token` printed by confirm or confirm run")
+	tokFlag := fs.String("token", "", "replay `token` (or its handle h1.…) printed by confirm or confirm run")
 	jsonOut := fs.Bool("json", false, "print the result as JSON")
 	timeout := fs.Duration("timeout", time.Minute, "wall time the replay may take before the test is killed as hung")
 	pkg, err := parse(fs, args)
@@ -193,6 +193,9 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageFail(fs, "-token is required")
 	}
 	req := replayRequest{pkg: pkg, timeout: *timeout, json: *jsonOut}
+	if *tokFlag, err = newHandles().resolve(*tokFlag); err != nil {
+		return err
+	}
 	if pipeline.IsToken(*tokFlag) {
 		// A token of the default command also carries the locations the
 		// package was instrumented with, which the schedule passes.

@@ -39,6 +39,12 @@ func testMain(m *testing.M) int {
 			return 1
 		}
 		defer func() { _ = os.RemoveAll(dir) }()
+		// The replay handles the commands print are kept here, not in
+		// the user's cache.
+		if err := os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 		confirmBin = filepath.Join(dir, "confirm")
 		out, err := exec.Command("go", "build", "-o", confirmBin, ".").CombinedOutput()
 		if err != nil {

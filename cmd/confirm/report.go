@@ -86,7 +86,7 @@ func (r *report) replayCommand(res *runner.Result) string {
 	if res.Token == "" || res.Verdict == rt.VerdictDiverged {
 		return ""
 	}
-	return fmt.Sprintf("confirm replay -token %s %s", res.Token, r.Arg)
+	return fmt.Sprintf("confirm replay -token %s %s", newHandles().short(res.Token), r.Arg)
 }
 
 func writeJSON(w io.Writer, v any) error {

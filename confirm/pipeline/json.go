@@ -117,6 +117,9 @@ type JSONGoroutine struct {
 type Renderer struct {
 	WD      string
 	Command string
+	// Handle, when set, turns a token into what the replay commands
+	// print (a short handle for a long token); -json's token stays whole.
+	Handle func(token string) string
 }
 
 // Rel shortens an absolute file name below the working directory.
@@ -161,6 +164,9 @@ func (r Renderer) Replay(token, arg string) string {
 	cmd := r.Command
 	if cmd == "" {
 		cmd = "confirm"
+	}
+	if r.Handle != nil {
+		token = r.Handle(token)
 	}
 	return fmt.Sprintf("%s replay -token %s %s", cmd, token, arg)
 }
