@@ -104,9 +104,11 @@ func TestOracles(t *testing.T) {
 		{"twin: lock handed off to the goroutine that unlocks it", func(t *testing.T) {
 			var mu Mutex
 			var wg WaitGroup
+			n := 0
 			mu.Lock()
-			wg.Go(func() { mu.Unlock() })
+			wg.Go(func() { n++; mu.Unlock() })
 			mu.Lock()
+			n++
 			mu.Unlock()
 			wg.Wait()
 		}, "", ""},
