@@ -165,3 +165,21 @@ func TestPrintTraceRepeats(t *testing.T) {
 		t.Errorf("the loop's select printed %d times, want once:\n%s", n, got)
 	}
 }
+
+// TestShortFunc: function names lose their package path, and a major
+// version suffix is not taken for the package name.
+func TestShortFunc(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/bank/abba.Transfer":                        "abba.Transfer",
+		"github.com/panjf2000/ants/v2.(*Pool[...]).purge":       "ants.(*Pool[...]).purge",
+		"github.com/panjf2000/ants/v2_test.TestPool.func1":      "ants_test.TestPool.func1",
+		"github.com/x/y/v10.F":                                  "y.F",
+		"github.com/x/v1.F":                                     "v1.F",
+		"main.main":                                             "main.main",
+		"github.com/jackc/puddle/v2.(*Pool[...]).Acquire.func1": "puddle.(*Pool[...]).Acquire.func1",
+	} {
+		if got := shortFunc(in); got != want {
+			t.Errorf("shortFunc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

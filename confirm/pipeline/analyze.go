@@ -130,6 +130,9 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, *loaded, error) 
 		for _, w := range res.Warnings {
 			if !seen[w.ID] {
 				seen[w.ID] = true
+				// An external test package's warnings are the package's:
+				// one test file, one package name.
+				w.Package = basePath(act.Package)
 				out = append(out, w)
 			}
 		}

@@ -186,3 +186,25 @@ func TestRunStrategies(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeExternalTests: the warnings of an external test package
+// (package tally_test) carry the package's import path, as those of its
+// internal tests do.
+func TestAnalyzeExternalTests(t *testing.T) {
+	ws, errs, err := Analyze(Options{Dir: filepath.Join("..", "..", "testdata", "explore"), Patterns: []string{"./tally"}})
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("Analyze: %v %v", err, errs)
+	}
+	external := 0
+	for _, w := range ws {
+		if w.Package != "example.com/explore/tally" {
+			t.Errorf("warning %s at %s: package %s, want example.com/explore/tally", w.ID, w.Sites[0].Position, w.Package)
+		}
+		if strings.HasSuffix(w.Sites[0].Position.Filename, "tally_ext_test.go") {
+			external++
+		}
+	}
+	if external == 0 {
+		t.Errorf("no warning in the external test file; warnings: %d", len(ws))
+	}
+}

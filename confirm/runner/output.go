@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -139,6 +140,26 @@ func withoutFrames(stack, pkg string) string {
 		out = append(out, lines[i])
 	}
 	return strings.Join(out, "\n")
+}
+
+// withoutRuntimeLines drops from a failure message the lines that name a
+// file of the injected runtime package pkg (an assertion library's
+// "Error Trace:" lists the callers of the failed assertion, and the
+// runtime that runs the test body is one of them), and names the renamed
+// test bodies as the user wrote them.
+func withoutRuntimeLines(msg, pkg string) string {
+	if pkg == "" || msg == "" {
+		return msg
+	}
+	dir := "/" + path.Base(pkg) + "/"
+	lines := strings.Split(msg, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.Contains(l, dir) {
+			out = append(out, l)
+		}
+	}
+	return userFunc(strings.Join(out, "\n"))
 }
 
 // userGoroutines returns the goroutines of a goroutine dump (as a test

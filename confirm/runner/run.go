@@ -335,7 +335,8 @@ func (b *Binary) failure(f *rt.Failure) *rt.Failure {
 	}
 	c := *f
 	if b.instr != nil {
-		c.Stack = withoutFrames(c.Stack, b.instr.RuntimePath)
+		c.Stack = userFunc(withoutFrames(c.Stack, b.instr.RuntimePath))
+		c.Message = withoutRuntimeLines(c.Message, b.instr.RuntimePath)
 	}
 	return &c
 }

@@ -3,6 +3,9 @@ package runner
 import (
 	"strings"
 	"testing"
+
+	"github.com/confirm-go/confirm/confirm/instrument"
+	"github.com/confirm-go/confirm/confirm/rt"
 )
 
 func TestToken(t *testing.T) {
@@ -65,6 +68,22 @@ func TestWithoutFrames(t *testing.T) {
 	want := "goroutine 17 [chan receive]:\nexample.com/m/abba.Transfer(0x1)\n\t/m/abba/abba.go:28 +0x65"
 	if got := withoutFrames(stack, "example.com/m/confirmrt_ab"); got != want {
 		t.Errorf("withoutFrames =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestUserNames: failures name the test bodies as the user wrote them and
+// do not list the injected runtime's files (testify's Error Trace does).
+func TestUserNames(t *testing.T) {
+	b := &Binary{instr: &instrument.Result{RuntimePath: "example.com/m/confirmrt_ab"}}
+	f := b.failure(&rt.Failure{
+		Message: "Error Trace:\t/m/abba/abba_test.go:20\n\t\t\t\t/m/confirmrt_ab/subtest.go:80\nError: not equal",
+		Stack:   "goroutine 5 [running]:\nexample.com/m/abba.confirmTestTransfer.func1()\n\t/m/abba/abba_test.go:16 +0x1",
+	})
+	if want := "Error Trace:\t/m/abba/abba_test.go:20\nError: not equal"; f.Message != want {
+		t.Errorf("message %q, want %q", f.Message, want)
+	}
+	if want := "example.com/m/abba.TestTransfer.func1()"; !strings.Contains(f.Stack, want) || strings.Contains(f.Stack, "confirmTest") {
+		t.Errorf("stack names the renamed body:\n%s", f.Stack)
 	}
 }
 
