@@ -55,6 +55,7 @@ type checkFlags struct {
 	run            string
 	json           bool
 	sarif          bool
+	format         string
 	tags           string
 	leaks          bool
 	explore        bool
@@ -76,6 +77,7 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.run, "run", "", "with -seq: run the tests matching `regexp`")
 	fs.BoolVar(&f.json, "json", false, "print the findings as a JSON array")
 	fs.BoolVar(&f.sarif, "sarif", false, "print the findings as SARIF 2.1.0")
+	fs.StringVar(&f.format, "format", "text", "output `format`: text, or markdown for a code-review comment (Mermaid sequence diagrams of the interleavings)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags`")
 	fs.BoolVar(&f.leaks, "leaks", true, "report goroutines left blocked, with nothing that could wake them, when a test returns")
 	fs.BoolVar(&f.explore, "explore", true, "also run every test of the packages undirected and report the concurrency bugs found")
@@ -126,7 +128,7 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f.tags != "" {
 		opts.BuildFlags = []string{"-tags=" + f.tags}
 	}
-	if isTerminal(stderr) && !f.json && !f.sarif {
+	if isTerminal(stderr) && !f.json && !f.sarif && f.format == "text" {
 		opts.Progress = func(done, total int) {
 			printf(stderr, "\rconfirm: %d/%d warnings decided", done, total)
 			if done == total {
@@ -153,6 +155,8 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := writeJSON(stdout, r.SARIF(rep)); err != nil {
 			return err
 		}
+	case f.format == "markdown":
+		printString(stdout, r.Markdown(rep))
 	default:
 		printCheckText(stdout, r, rep)
 	}
@@ -163,6 +167,10 @@ func (f *checkFlags) check(fs *flag.FlagSet) error {
 	switch {
 	case f.json && f.sarif:
 		return errors.New("-json and -sarif exclude each other")
+	case f.format != "text" && f.format != "markdown":
+		return fmt.Errorf("unknown -format %q (want text or markdown)", f.format)
+	case f.format != "text" && (f.json || f.sarif):
+		return fmt.Errorf("-format %s excludes -json and -sarif", f.format)
 	case f.budget <= 0:
 		return fmt.Errorf("-budget must be positive, got %v", f.budget)
 	case f.trials < 1:

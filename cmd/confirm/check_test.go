@@ -399,6 +399,8 @@ func TestCheckUsage(t *testing.T) {
 		{"bad strategy", []string{"-strategy", "dfs", "./..."}, `unknown -strategy "dfs"`},
 		{"bad heuristic", []string{"-heuristic", "x", "./..."}, `unknown -heuristic "x"`},
 		{"json and sarif", []string{"-json", "-sarif", "./..."}, "-json and -sarif exclude each other"},
+		{"bad format", []string{"-format", "html", "./..."}, `unknown -format "html"`},
+		{"markdown and json", []string{"-format", "markdown", "-json", "./..."}, "-format markdown excludes -json and -sarif"},
 		{"run without seq", []string{"-run", "X", "./..."}, "-run selects the tests of a -seq sequence"},
 		{"bad budget", []string{"-budget", "0s", "./..."}, "-budget must be positive"},
 		{"bad trials", []string{"-trials", "0", "./..."}, "-trials must be at least 1"},
@@ -485,5 +487,38 @@ func TestCheckSARIF(t *testing.T) {
 			}
 			seen[l.ExecutionOrder] = true
 		}
+	}
+}
+
+// TestCheckMarkdown checks -format markdown on the demo: a section per
+// confirmed warning with a Mermaid sequence diagram of its interleaving
+// (one participant per goroutine involved, the blocked locks as arrows to
+// their holders, the failure highlighted) and its replay command.
+func TestCheckMarkdown(t *testing.T) {
+	demo := filepath.Join(pipelineTestdata, "demo")
+	stdout, stderr, code := confirmIn(t, demo, "-budget", "10s", "-seed", "1", "-explore=false", "-format", "markdown", "./...")
+	if code != exitFound {
+		t.Fatalf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	sections := strings.Split(stdout, "\n### ")
+	if len(sections) != 3 {
+		t.Fatalf("want a header and 2 sections, got %d:\n%s", len(sections), stdout)
+	}
+	for _, sec := range sections[1:] {
+		for _, want := range []string{"```mermaid\nsequenceDiagram\n", "    participant G1 as goroutine 1", "    participant G2 as goroutine 2", "    rect rgb(", "Replay: `confirm replay -token "} {
+			if !strings.Contains(sec, want) {
+				t.Errorf("section lacks %q:\n%s", want, sec)
+			}
+		}
+		if strings.Contains(sec, "participant G3") {
+			t.Errorf("a goroutine not involved in the failure is a participant:\n%s", sec)
+		}
+	}
+	deadlock := sections[1]
+	if !strings.HasPrefix(deadlock, "lock-order-cycle") || !strings.Contains(deadlock, "G1-->>G2: blocked: lock") || !strings.Contains(deadlock, "G2-->>G1: blocked: lock") {
+		t.Errorf("the AB-BA section does not show the two goroutines waiting for each other:\n%s", deadlock)
+	}
+	if race := sections[2]; !strings.HasPrefix(race, "race") || !strings.Contains(race, "Note over G1,G2: race: data race") {
+		t.Errorf("the race section does not highlight the race:\n%s", race)
 	}
 }
