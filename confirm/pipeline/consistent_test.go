@@ -186,6 +186,7 @@ func TestSynthesizedOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	validateSARIF(t, data)
 	if !strings.Contains(string(data), `"synthesizedTest":"func TestConfirmSynth_x_1(t *testing.T) {}\n"`) ||
 		!strings.Contains(string(data), "[confirmed with a synthesized test]") {
 		t.Errorf("SARIF lacks the synthesized test:\n%s", data)

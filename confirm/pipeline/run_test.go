@@ -1,12 +1,16 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // TestRunDemo runs the whole pipeline on the README's example module: the
@@ -65,13 +69,67 @@ func TestRunDemo(t *testing.T) {
 	checkSARIF(t, r.SARIF(rep), len(rep.Findings))
 }
 
-// checkSARIF checks the structure of a SARIF log with n results.
+// sarifSchema is the OASIS SARIF 2.1.0 JSON schema (errata 01), as
+// published at docs.oasis-open.org (copied from gosec's test data).
+const sarifSchema = "testdata/sarif-schema-2.1.0.json"
+
+// validateSARIF validates the SARIF log data against the SARIF 2.1.0
+// schema, as code-scanning uploads are.
+func validateSARIF(t *testing.T, data []byte) {
+	t.Helper()
+	if err := sarifErr(t, data); err != nil {
+		t.Errorf("the SARIF output does not validate against the SARIF 2.1.0 schema: %v", err)
+	}
+}
+
+// TestSARIFSchema: the schema check rejects what code scanning would.
+func TestSARIFSchema(t *testing.T) {
+	bad := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"confirm"}},"results":[{"message":{"text":"m"},"level":"fatal"}]}]}`
+	if sarifErr(t, []byte(bad)) == nil {
+		t.Error("a result of level fatal validates")
+	}
+	good := strings.Replace(bad, `"fatal"`, `"error"`, 1)
+	if err := sarifErr(t, []byte(good)); err != nil {
+		t.Errorf("a minimal log does not validate: %v", err)
+	}
+}
+
+// sarifErr returns why data does not validate against the schema.
+func sarifErr(t *testing.T, data []byte) error {
+	t.Helper()
+	f, err := os.Open(sarifSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatalf("compiling the SARIF schema: %v", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schema.Validate(inst)
+}
+
+// checkSARIF checks the structure of a SARIF log with n results, and that
+// it validates against the SARIF 2.1.0 schema.
 func checkSARIF(t *testing.T, log any, n int) {
 	t.Helper()
 	data, err := json.Marshal(log)
 	if err != nil {
 		t.Fatal(err)
 	}
+	validateSARIF(t, data)
 	var s struct {
 		Version string `json:"version"`
 		Runs    []struct {
