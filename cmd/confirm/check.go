@@ -304,7 +304,7 @@ func printFailure(w io.Writer, r pipeline.Renderer, res *runner.Result, cmd stri
 		}
 	}
 	if len(res.Trace) > 0 {
-		printf(w, "\n    Trace (%s), goroutine by goroutine:\n", plural(len(res.Trace), "step"))
+		printf(w, "\n    Trace (%s), goroutine by goroutine:\n", traceSize(res))
 		var b strings.Builder
 		printTrace(&b, res, func(file string, line int) string { return r.Posn(file, line, 0) })
 		printf(w, "%s\n", indentLines(strings.TrimLeft(b.String(), "\n"), "  "))
@@ -436,4 +436,17 @@ func indentLines(s, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// traceSize says how long a trace is: its steps and, once shrunk, its
+// preemptions and how many it had before.
+func traceSize(res *runner.Result) string {
+	size := plural(len(res.Trace), "step")
+	if st := res.Stats; st.ShrunkFrom > 0 || st.Preemptions > 0 {
+		size += ", " + plural(st.Preemptions, "preemption")
+		if st.ShrunkFrom > st.Preemptions {
+			size += fmt.Sprintf(", shrunk from %d", st.ShrunkFrom)
+		}
+	}
+	return size
 }

@@ -229,6 +229,13 @@ func TestCheckDemo(t *testing.T) {
 	if strings.Contains(stdout, "ledger") {
 		t.Errorf("output mentions the correct package ledger:\n%s", stdout)
 	}
+	// Shrunk: the AB-BA trace has at most the two preemptions it needs.
+	m := regexp.MustCompile(`Trace \(\d+ steps, (\d+) preemptions?`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Errorf("no trace says its preemptions:\n%s", stdout)
+	} else if n, _ := strconv.Atoi(m[1]); n > 2 {
+		t.Errorf("the AB-BA trace has %d preemptions, want at most 2", n)
+	}
 	cmds := regexp.MustCompile(`(?m)^\s+confirm -C \S+ replay -token (\S+) (\S+)$`).FindAllStringSubmatch(stdout, -1)
 	if len(cmds) != 2 {
 		t.Fatalf("want 2 replay commands, got %d:\n%s", len(cmds), stdout)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -180,7 +181,29 @@ func printTrace(w io.Writer, res *runner.Result, rel func(string, int) string) {
 			involved[g] = true
 		}
 	}
+	// The goroutines involved and those that started them are printed;
+	// the rest gets one line.
+	keep := make(map[int]bool)
+	parent := make(map[int]int)
 	for _, g := range gs {
+		parent[g.ID] = g.Parent
+	}
+	for id := range involved {
+		for g, n := id, 0; g >= 0 && !keep[g] && n <= len(gs); g, n = parent[g], n+1 {
+			keep[g] = true
+			if _, ok := parent[g]; !ok {
+				break
+			}
+		}
+	}
+	var others []string
+	otherSteps := 0
+	for _, g := range gs {
+		if len(involved) > 0 && !keep[g.ID] {
+			others = append(others, strconv.Itoa(g.ID))
+			otherSteps += len(byG[g.ID])
+			continue
+		}
 		printf(w, "\n  %s\n", goroutineHeader(g, res.Test, involved[g.ID], rel))
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		evs := byG[g.ID]
@@ -199,6 +222,10 @@ func printTrace(w io.Writer, res *runner.Result, rel func(string, int) string) {
 			i += k * n
 		}
 		_ = tw.Flush() // the writes it flushes are unchecked as well
+	}
+	if len(others) > 0 {
+		printf(w, "\n  %s (%s), %s: not involved in the failure (-json has their steps)\n",
+			plural(len(others), "other goroutine"), strings.Join(others, ", "), plural(otherSteps, "step"))
 	}
 }
 

@@ -249,6 +249,13 @@ type Stats struct {
 	Seconds    float64 `json:"seconds"`
 	// StepsToError is the number of steps of the failing execution.
 	StepsToError int `json:"stepsToError,omitempty"`
+	// Preemptions is the number of preemptions of the failing execution
+	// (switches away from a goroutine that could go on), once shrunk;
+	// ShrunkFrom is that number before shrinking (see shrink.go).
+	Preemptions int `json:"preemptions,omitempty"`
+	ShrunkFrom  int `json:"shrunkFrom,omitempty"`
+	// ShrinkRuns counts the executions shrinking ran (among Executions).
+	ShrinkRuns int `json:"shrinkRuns,omitempty"`
 	// Exhausted is set when the search stopped because its strategy had
 	// nothing left to explore (the meta strategy's backtrack set was
 	// empty, or the test has a single schedule), not because the budget

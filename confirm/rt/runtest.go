@@ -378,7 +378,7 @@ func (s *searcher) failure(e *exec, o *Outcome) bool {
 		return false
 	}
 	if s.want == nil {
-		e, o = s.traced(e, o)
+		e, o = s.traced(s.shrink(e, o))
 		s.record(e, o)
 		s.res.Verdict, s.res.Failure = VerdictError, o.Failure
 		s.res.Stats.StepsToError = o.Steps
@@ -387,7 +387,11 @@ func (s *searcher) failure(e *exec, o *Outcome) bool {
 	if s.found[sig] && !s.mayMatch(o.Failure) {
 		return false
 	}
-	e, o = s.traced(e, o)
+	if s.want.Matches(o.Failure, e.observedSequence()) {
+		e, o = s.traced(s.shrink(e, o))
+	} else {
+		e, o = s.traced(e, o)
+	}
 	if s.want.Matches(o.Failure, e.observedSequence()) {
 		s.record(e, o)
 		s.res.Verdict, s.res.Failure = VerdictError, o.Failure

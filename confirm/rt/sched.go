@@ -94,6 +94,7 @@ type exec struct {
 	seq           uint64
 	step          int
 	lastG         int
+	preemptions   int // steps that switched away from a goroutine that could go on
 	maxSteps      int
 	tailSteps     int // steps allowed after the body returned
 	bodyDone      bool
@@ -580,6 +581,9 @@ func (e *exec) decideLocked() *G {
 			return nil
 		}
 		g := fair[i]
+		if g.id != e.lastG && e.lastG >= 0 && enabledIn(en, e.lastG) {
+			e.preemptions++
+		}
 		if !e.execLocked(g, en) {
 			continue // registered as waiting (RWMutex), still parked
 		}
@@ -589,6 +593,16 @@ func (e *exec) decideLocked() *G {
 		return g
 	}
 	return nil
+}
+
+// enabledIn reports whether goroutine id is among en.
+func enabledIn(en []*G, id int) bool {
+	for _, g := range en {
+		if g.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // pickLocked asks the strategy for the next goroutine. A panicking
