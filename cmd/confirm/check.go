@@ -56,6 +56,7 @@ type checkFlags struct {
 	json           bool
 	sarif          bool
 	format         string
+	html           string
 	tags           string
 	leaks          bool
 	explore        bool
@@ -77,6 +78,7 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.run, "run", "", "with -seq: run the tests matching `regexp`")
 	fs.BoolVar(&f.json, "json", false, "print the findings as a JSON array")
 	fs.BoolVar(&f.sarif, "sarif", false, "print the findings as SARIF 2.1.0")
+	fs.StringVar(&f.html, "html", "", "also write the report as a self-contained HTML page with the interleavings as swimlanes to `file`")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text, or markdown for a code-review comment (Mermaid sequence diagrams of the interleavings)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags`")
 	fs.BoolVar(&f.leaks, "leaks", true, "report goroutines left blocked, with nothing that could wake them, when a test returns")
@@ -145,6 +147,12 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	r := pipeline.Renderer{WD: wd, Command: commandName(ctx), Handle: newHandles().short}
 	for _, e := range rep.PackageErrors {
 		printf(stderr, "confirm: package %s:\n%s\n", e.Package, indent(r.Text(e.Message), "\t"))
+	}
+	if f.html != "" {
+		if err := os.WriteFile(f.html, []byte(r.HTML(rep)), 0o644); err != nil {
+			printf(stderr, "confirm: -html: %v\n", err)
+			return &exitStatus{exitError}
+		}
 	}
 	switch {
 	case f.json:

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"image/png"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -527,5 +531,79 @@ func TestCheckMarkdown(t *testing.T) {
 	}
 	if race := sections[2]; !strings.HasPrefix(race, "race") || !strings.Contains(race, "Note over G1,G2: race: data race") {
 		t.Errorf("the race section does not highlight the race:\n%s", race)
+	}
+}
+
+// TestCheckHTML checks -html on the demo: a self-contained page with a
+// swimlane view per confirmed warning (a column per goroutine involved,
+// steps linked to their source, the failure marked), rendered in headless
+// Chromium (Debian's package; the test is skipped without it): the
+// screenshot is a non-empty image and the rendered DOM has the lanes.
+func TestCheckHTML(t *testing.T) {
+	demo := filepath.Join(pipelineTestdata, "demo")
+	page := filepath.Join(t.TempDir(), "report.html")
+	_, stderr, code := confirmIn(t, demo, "-budget", "10s", "-seed", "1", "-explore=false", "-html", page, "./...")
+	if code != exitFound {
+		t.Fatalf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	for what, want := range map[string]int{`class="lanes"`: 2, `class="lane-head"`: 4, `class="step fail"`: 2, `class="step blocked"`: 2} {
+		if got := strings.Count(src, what); got != want {
+			t.Errorf("the page has %d %s, want %d", got, what, want)
+		}
+	}
+	if !strings.Contains(src, `href="file:///`) || strings.Contains(src, "http://") || strings.Contains(src, "https://") || strings.Contains(src, "<script") {
+		t.Errorf("the page is not self-contained with steps linked to their files:\n%s", src)
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("rendering the page needs Debian's chromium (apt-get install chromium)")
+	}
+	dir := t.TempDir()
+	browse := func(args ...string) []byte {
+		t.Helper()
+		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1200,1000"}, args...)
+		cmd := exec.Command(chromium, append(args, "file://"+page)...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("chromium %s: %v", strings.Join(args, " "), err)
+		}
+		return out.Bytes()
+	}
+	dom := string(browse("--dump-dom"))
+	if got := strings.Count(dom, `class="lane-head"`); got != 4 {
+		t.Errorf("the rendered DOM has %d lane heads, want 4 (two goroutines per finding)", got)
+	}
+	shot := filepath.Join(dir, "report.png")
+	browse("--screenshot=" + shot)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the screenshot is no PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 800 || b.Dy() < 600 {
+		t.Errorf("screenshot %v", b)
+	}
+	// Not blank: the page draws lanes in several colours.
+	colours := map[[3]uint32]bool{}
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 7 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 7 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[[3]uint32{r >> 8, g >> 8, b >> 8}] = true
+		}
+	}
+	if len(colours) < 5 {
+		t.Errorf("the screenshot has %d colours: blank", len(colours))
 	}
 }
