@@ -128,7 +128,8 @@ func (s *blockStrategy) End(*Outcome) bool { return true }
 // ends in a failure with the signature of o's (and, when the search wants
 // a failure, one that matches it), starting from e.
 func (s *searcher) shrink(e *exec, o *Outcome) (*exec, *Outcome) {
-	if s.replayed != nil || o.Failure == nil || len(e.tok) == 0 || !shrinkable(o.Failure.Kind) {
+	if s.replayed != nil || o.Failure == nil || len(e.tok) == 0 || !shrinkable(o.Failure.Kind) ||
+		s.want != nil && s.want.Kind == WantSequence {
 		return e, o
 	}
 	sig := o.Failure.signatureHash()
@@ -144,10 +145,13 @@ func (s *searcher) shrink(e *exec, o *Outcome) (*exec, *Outcome) {
 		}
 		runs++
 		s.res.Stats.ShrinkRuns++
+		// A new execution takes over the buffers of the previous one
+		// (its schedule and trace): e and the candidates must keep theirs.
+		s.prev = nil
 		e2, o2 := s.run(newBlockStrategy(cand, entries), e.n)
 		if o2.Failure != nil && o2.Failure.signatureHash() == sig && o2.Diverged == "" &&
 			(s.want == nil || s.want.Matches(o2.Failure, e2.observedSequence())) &&
-			e2.preemptions <= e.preemptions {
+			e2.preemptions <= e.preemptions && s.replays(e2, o2) {
 			e, o, entries = e2, o2, e2.tok
 			bs = blocksOf(entries)
 			continue // the same i: merge it further
@@ -163,4 +167,11 @@ func (s *searcher) shrink(e *exec, o *Outcome) (*exec, *Outcome) {
 // a panic is reported as found.
 func shrinkable(kind string) bool {
 	return kind == FailDeadlock || kind == FailLeak || kind == FailRace
+}
+
+// replays reports whether the token of e, a shrinking candidate, replays
+// to its failure: only such a schedule may replace the search's own.
+func (s *searcher) replays(e *exec, o *Outcome) bool {
+	e2, o2 := traced(s.t, s.cfg, e.n, encodeToken(s.t.Name(), e.tok, o.Failure, e.randSeed), s.body)
+	return e2 != nil && o2.Failure.signatureHash() == o.Failure.signatureHash()
 }
