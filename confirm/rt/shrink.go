@@ -129,8 +129,8 @@ func (s *blockStrategy) End(*Outcome) bool { return true }
 // a failure, one that matches it), starting from e.
 func (s *searcher) shrink(e *exec, o *Outcome) (*exec, *Outcome) {
 	if s.replayed != nil || o.Failure == nil || len(e.tok) == 0 || !shrinkable(o.Failure.Kind) ||
-		s.want != nil && s.want.Kind == WantSequence {
-		return e, o
+		s.want != nil && s.want.Kind == WantSequence || e.preemptions == 0 {
+		return e, o // nothing to shrink: a serial schedule is as plain as it gets
 	}
 	sig := o.Failure.signatureHash()
 	entries := e.tok
@@ -158,8 +158,48 @@ func (s *searcher) shrink(e *exec, o *Outcome) (*exec, *Outcome) {
 		}
 		i++
 	}
+	// Then the fewest steps: a block of a goroutine the failure does not
+	// involve is dropped (the goroutine runs later, if at all) when the
+	// execution still fails the same way, replayably, in fewer steps and
+	// without more preemptions.
+	involved := o.Failure.involved()
+	for i := 0; i < len(bs) && runs < maxShrinkRuns && !s.over(); {
+		if involved[bs[i].g] || bs[i].g == 0 {
+			i++
+			continue
+		}
+		cand := append(append([]block(nil), bs[:i]...), bs[i+1:]...)
+		runs++
+		s.res.Stats.ShrinkRuns++
+		s.prev = nil
+		e2, o2 := s.run(newBlockStrategy(cand, entries), e.n)
+		if o2.Failure != nil && o2.Failure.signatureHash() == sig && o2.Diverged == "" &&
+			(s.want == nil || s.want.Matches(o2.Failure, e2.observedSequence())) &&
+			e2.preemptions <= e.preemptions && e2.step < e.step && s.replays(e2, o2) {
+			e, o, entries = e2, o2, e2.tok
+			bs = blocksOf(entries)
+			continue
+		}
+		i++
+	}
 	s.res.Stats.Preemptions, s.res.Stats.ShrunkFrom = e.preemptions, before
 	return e, o
+}
+
+// involved returns the goroutines f names: those it involves, and those
+// of its waits and accesses.
+func (f *Failure) involved() map[int]bool {
+	m := make(map[int]bool)
+	for _, g := range f.Goroutines {
+		m[g] = true
+	}
+	for _, w := range f.Waits {
+		m[w.G] = true
+	}
+	for _, a := range f.Accesses {
+		m[a.G] = true
+	}
+	return m
 }
 
 // shrinkable reports whether failures of kind are shrunk: those that need
