@@ -61,7 +61,8 @@ type finding struct {
 		Source string `json:"source"`
 	} `json:"synthesized"`
 	Stats *struct {
-		Executions int `json:"executions"`
+		Executions  int `json:"executions"`
+		Preemptions int `json:"preemptions"`
 	} `json:"stats"`
 	Trials *struct {
 		N     int `json:"n"`
@@ -129,6 +130,9 @@ func TestCheckFixtures(t *testing.T) {
 				}
 				if strings.HasSuffix(f.Package, "fixed") {
 					t.Errorf("correct twin %s: %s %s", f.Package, f.Verdict, f.Message)
+				}
+				if f.Verdict == "confirmed" && f.Stats != nil && f.Failure != nil && f.Failure.Kind == "deadlock" && f.Stats.Preemptions > 2 {
+					t.Errorf("%s: the confirmed deadlock's trace has %d preemptions after shrinking, want at most 2", f.ID, f.Stats.Preemptions)
 				}
 				if f.Verdict == "confirmed" {
 					switch h := f.Synthesized; {

@@ -291,6 +291,7 @@ func (p *packagePlan) confirmed(it *item, c *candidate, res *runner.Result) {
 	f := it.finding
 	f.Verdict, f.Result, f.Test = Confirmed, res, c.test
 	f.Sequence = c.steps
+	f.Stats.Preemptions, f.Stats.ShrunkFrom = res.Stats.Preemptions, res.Stats.ShrunkFrom
 	if res.Token != "" {
 		f.Token = Token{Locations: p.locs, Runner: res.Token}.Encode(p.bin.Dir)
 	}

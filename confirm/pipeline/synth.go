@@ -181,6 +181,7 @@ func (p *packagePlan) confirmSynth(ctx context.Context, opts Options, it *item, 
 			f.Verdict, f.Cause, f.Unreached = Confirmed, "", nil
 			f.Result, f.Test, f.Sequence, f.Synthesized = res, c.test, c.steps, c.harness
 			f.Stats = addStats(f.Stats, res.Stats)
+			f.Stats.Preemptions, f.Stats.ShrunkFrom = res.Stats.Preemptions, res.Stats.ShrunkFrom
 			if res.Token != "" {
 				rel, err := filepath.Rel(p.synthBin.Dir, p.synth.Path)
 				if err != nil {

@@ -87,6 +87,21 @@ func TestUserNames(t *testing.T) {
 	}
 }
 
+// TestNameAt: an access step is named by its object, not by its
+// location's label with the verb ("write (*recv.State).v", never "write
+// writes (*recv.State).v").
+func TestNameAt(t *testing.T) {
+	b := &Binary{Locations: []rt.Location{
+		{File: "/m/recv/recv.go", Line: 5, Kind: "write", Label: "writes (*recv.State).v"},
+		{File: "/m/recv/recv.go", Line: 6, Kind: "read", Label: "reads (*recv.State).v"},
+	}}
+	for loc, op := range []string{"write", "read"} {
+		if got := b.nameAt(rt.Event{Op: op, Loc: loc}); got != "(*recv.State).v" {
+			t.Errorf("nameAt(%s) = %q, want (*recv.State).v", op, got)
+		}
+	}
+}
+
 func TestGoEnv(t *testing.T) {
 	got := goEnv([]string{"HOME=/h", "GOFLAGS=-mod=mod -cover -covermode=atomic -coverpkg=./... -tags=x"})
 	want := []string{"HOME=/h", "GOFLAGS=-mod=mod -tags=x"}
