@@ -31,6 +31,17 @@
 //     does not also have in its serial execution (no preemption), each
 //     reported once with its trace and replay token.
 //
+// A warning that no test of its own package reaches is planned with the
+// tests of the other checked packages that import its package, and runs
+// in their binary (borrow.go). With Options.Synthesize, a race or
+// lock-order warning that no test confirms gets harness tests written by
+// package synth into the build overlay; the package is built again with
+// them and the warning searched for with them alone (synth.go): only its
+// own failure counts, and the verdict names the harness and shows it.
+//
+// One test process of a package runs at a time, as under go test (tests
+// may share files in the package's directory); packages run in parallel.
+//
 // With Options.Explore, every test of the packages that have tests is
 // also run undirected (pct, no sequence, no warning wanted) within
 // Options.ExploreBudget per package, with every field and global access a
