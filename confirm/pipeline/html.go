@@ -97,16 +97,8 @@ func (r Renderer) lanes(b *strings.Builder, res *runner.Result) {
 		return
 	}
 	involved := map[int]bool{}
-	if f := res.Failure; f != nil {
-		for _, g := range f.Goroutines {
-			involved[g] = true
-		}
-		for _, w := range f.Waits {
-			involved[w.G] = true
-		}
-		for _, a := range f.Accesses {
-			involved[a.G] = true
-		}
+	if res.Failure != nil {
+		involved = res.Failure.Involved()
 	}
 	var steps []runner.Event
 	var gs []int

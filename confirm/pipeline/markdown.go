@@ -88,15 +88,7 @@ func (r Renderer) diagram(b *strings.Builder, res *runner.Result) {
 	}
 	involved := map[int]bool{}
 	if res.Failure != nil {
-		for _, g := range res.Failure.Goroutines {
-			involved[g] = true
-		}
-		for _, w := range res.Failure.Waits {
-			involved[w.G] = true
-		}
-		for _, a := range res.Failure.Accesses {
-			involved[a.G] = true
-		}
+		involved = res.Failure.Involved()
 	}
 	in := func(g int) bool { return len(involved) == 0 || involved[g] }
 	var steps []runner.Event

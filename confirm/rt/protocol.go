@@ -318,3 +318,19 @@ const (
 
 // FailStuck is the failure kind of VerdictStuck.
 const FailStuck = "stuck"
+
+// Involved returns the goroutines f names: those it involves, and those
+// of its waits and accesses.
+func (f *Failure) Involved() map[int]bool {
+	m := make(map[int]bool)
+	for _, g := range f.Goroutines {
+		m[g] = true
+	}
+	for _, w := range f.Waits {
+		m[w.G] = true
+	}
+	for _, a := range f.Accesses {
+		m[a.G] = true
+	}
+	return m
+}

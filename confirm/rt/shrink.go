@@ -137,69 +137,40 @@ func (s *searcher) shrink(e *exec, o *Outcome) (*exec, *Outcome) {
 	bs := blocksOf(entries)
 	before := e.preemptions
 	runs := 0
-	for i := 0; i < len(bs) && runs < maxShrinkRuns && !s.over(); {
-		cand, ok := mergeNext(bs, i)
-		if !ok {
-			i++
-			continue
-		}
+	// try runs the schedule cand and keeps it when it ends in the same
+	// failure, replayably, without more preemptions (and, with fewer,
+	// in fewer steps).
+	try := func(cand []block, fewer bool) bool {
 		runs++
 		s.res.Stats.ShrinkRuns++
 		// A new execution takes over the buffers of the previous one
 		// (its schedule and trace): e and the candidates must keep theirs.
 		s.prev = nil
 		e2, o2 := s.run(newBlockStrategy(cand, entries), e.n)
-		if o2.Failure != nil && o2.Failure.signatureHash() == sig && o2.Diverged == "" &&
-			(s.want == nil || s.want.Matches(o2.Failure, e2.observedSequence())) &&
-			e2.preemptions <= e.preemptions && s.replays(e2, o2) {
-			e, o, entries = e2, o2, e2.tok
-			bs = blocksOf(entries)
-			continue // the same i: merge it further
+		if o2.Failure == nil || o2.Failure.signatureHash() != sig || o2.Diverged != "" ||
+			s.want != nil && !s.want.Matches(o2.Failure, e2.observedSequence()) ||
+			e2.preemptions > e.preemptions || fewer && e2.step >= e.step || !s.replays(e2, o2) {
+			return false
 		}
-		i++
+		e, o, entries = e2, o2, e2.tok
+		bs = blocksOf(entries)
+		return true
+	}
+	for i := 0; i < len(bs) && runs < maxShrinkRuns && !s.over(); {
+		if cand, ok := mergeNext(bs, i); !ok || !try(cand, false) {
+			i++
+		} // else the same i: merge it further
 	}
 	// Then the fewest steps: a block of a goroutine the failure does not
-	// involve is dropped (the goroutine runs later, if at all) when the
-	// execution still fails the same way, replayably, in fewer steps and
-	// without more preemptions.
-	involved := o.Failure.involved()
+	// involve is dropped (the goroutine runs later, if at all).
+	involved := o.Failure.Involved()
 	for i := 0; i < len(bs) && runs < maxShrinkRuns && !s.over(); {
-		if involved[bs[i].g] || bs[i].g == 0 {
+		if involved[bs[i].g] || bs[i].g == 0 || !try(append(append([]block(nil), bs[:i]...), bs[i+1:]...), true) {
 			i++
-			continue
 		}
-		cand := append(append([]block(nil), bs[:i]...), bs[i+1:]...)
-		runs++
-		s.res.Stats.ShrinkRuns++
-		s.prev = nil
-		e2, o2 := s.run(newBlockStrategy(cand, entries), e.n)
-		if o2.Failure != nil && o2.Failure.signatureHash() == sig && o2.Diverged == "" &&
-			(s.want == nil || s.want.Matches(o2.Failure, e2.observedSequence())) &&
-			e2.preemptions <= e.preemptions && e2.step < e.step && s.replays(e2, o2) {
-			e, o, entries = e2, o2, e2.tok
-			bs = blocksOf(entries)
-			continue
-		}
-		i++
 	}
 	s.res.Stats.Preemptions, s.res.Stats.ShrunkFrom = e.preemptions, before
 	return e, o
-}
-
-// involved returns the goroutines f names: those it involves, and those
-// of its waits and accesses.
-func (f *Failure) involved() map[int]bool {
-	m := make(map[int]bool)
-	for _, g := range f.Goroutines {
-		m[g] = true
-	}
-	for _, w := range f.Waits {
-		m[w.G] = true
-	}
-	for _, a := range f.Accesses {
-		m[a.G] = true
-	}
-	return m
 }
 
 // shrinkable reports whether failures of kind are shrunk: those that need
