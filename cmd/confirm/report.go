@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/confirm-go/confirm/confirm/pipeline"
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
 )
@@ -273,7 +274,7 @@ func goroutineHeader(g rt.Goroutine, test string, involved bool, rel func(string
 		printf(&b, ": spawned by goroutine %d", g.Parent)
 	}
 	if g.Func != "" && g.ID != 0 {
-		printf(&b, ", runs %s", shortFunc(g.Func))
+		printf(&b, ", runs %s", pipeline.ShortFunc(g.Func))
 	}
 	if involved {
 		b.WriteString("  [involved in the failure]")
@@ -309,42 +310,6 @@ func objectText(ev runner.Event) string {
 		parts = append(parts, fmt.Sprintf("[%s #%d]", kind, ev.Object))
 	}
 	return strings.Join(parts, " ")
-}
-
-// shortFunc drops the package path of a function name:
-// "example.com/bank/abba.Transfer" -> "abba.Transfer". A major version
-// suffix is no package name: "github.com/panjf2000/ants/v2.(*Pool).Tune"
-// -> "ants.(*Pool).Tune", and its external test package is "ants_test".
-func shortFunc(fn string) string {
-	i := strings.LastIndexByte(fn, '/')
-	if i < 0 {
-		return fn
-	}
-	rest := fn[i+1:]
-	dot := strings.IndexByte(rest+".", '.')
-	elem, test := strings.CutSuffix(rest[:dot], "_test")
-	if j := strings.LastIndexByte(fn[:i], '/'); j >= 0 && majorVersion(elem) {
-		name := fn[j+1 : i]
-		if test {
-			name += "_test"
-		}
-		return name + rest[dot:]
-	}
-	return rest
-}
-
-// majorVersion reports whether a path element is a major version suffix
-// ("v2", "v10").
-func majorVersion(elem string) bool {
-	if len(elem) < 2 || elem[0] != 'v' || elem[1] == '0' || elem == "v1" {
-		return false
-	}
-	for _, c := range elem[1:] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // relPos returns file:line relative to the working directory when the file

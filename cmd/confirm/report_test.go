@@ -178,8 +178,8 @@ func TestShortFunc(t *testing.T) {
 		"main.main":                                             "main.main",
 		"github.com/jackc/puddle/v2.(*Pool[...]).Acquire.func1": "puddle.(*Pool[...]).Acquire.func1",
 	} {
-		if got := shortFunc(in); got != want {
-			t.Errorf("shortFunc(%q) = %q, want %q", in, got, want)
+		if got := pipeline.ShortFunc(in); got != want {
+			t.Errorf("ShortFunc(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

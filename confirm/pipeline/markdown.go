@@ -180,11 +180,7 @@ func (r Renderer) goroutineLabel(res *runner.Result, g int) string {
 	}
 	for _, gr := range res.Goroutines {
 		if gr.ID == g && gr.Func != "" {
-			fn := gr.Func
-			if i := strings.LastIndexByte(fn, '/'); i >= 0 {
-				fn = fn[i+1:]
-			}
-			return fmt.Sprintf("goroutine %d (%s)", g, fn)
+			return fmt.Sprintf("goroutine %d (%s)", g, ShortFunc(gr.Func))
 		}
 	}
 	return fmt.Sprintf("goroutine %d", g)
@@ -224,4 +220,40 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// ShortFunc drops the package path of a function name:
+// "example.com/bank/abba.Transfer" -> "abba.Transfer". A major version
+// suffix is no package name: "github.com/panjf2000/ants/v2.(*Pool).Tune"
+// -> "ants.(*Pool).Tune", and its external test package is "ants_test".
+func ShortFunc(fn string) string {
+	i := strings.LastIndexByte(fn, '/')
+	if i < 0 {
+		return fn
+	}
+	rest := fn[i+1:]
+	dot := strings.IndexByte(rest+".", '.')
+	elem, test := strings.CutSuffix(rest[:dot], "_test")
+	if j := strings.LastIndexByte(fn[:i], '/'); j >= 0 && majorVersion(elem) {
+		name := fn[j+1 : i]
+		if test {
+			name += "_test"
+		}
+		return name + rest[dot:]
+	}
+	return rest
+}
+
+// majorVersion reports whether a path element is a major version suffix
+// ("v2", "v10").
+func majorVersion(elem string) bool {
+	if len(elem) < 2 || elem[0] != 'v' || elem[1] == '0' || elem == "v1" {
+		return false
+	}
+	for _, c := range elem[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

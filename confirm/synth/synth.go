@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -146,7 +147,7 @@ func (wr *Writer) add(w *warning.Warning, defs []token.Position, hidden bool) ([
 	var prefix []string
 	for _, pos := range defs {
 		call, ok := b.defCall(pos, sides[:])
-		if ok && !contains(prefix, call) {
+		if ok && !slices.Contains(prefix, call) {
 			prefix = append(prefix, call)
 		}
 	}
@@ -188,7 +189,7 @@ func (wr *Writer) add(w *warning.Warning, defs []token.Position, hidden bool) ([
 			break
 		}
 		c, err := b.call(m, wr.recv, wr.other)
-		if err == nil && !contains(base, c) {
+		if err == nil && !slices.Contains(base, c) {
 			variants = append(variants, append(append([]string(nil), base...), c))
 		}
 	}
@@ -487,13 +488,4 @@ func deref(t types.Type) types.Type {
 		return p.Elem()
 	}
 	return t
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
