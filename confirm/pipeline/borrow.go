@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/confirm-go/confirm/confirm/testselect"
-	"github.com/confirm-go/confirm/pfsm"
-	"github.com/confirm-go/confirm/sequence"
 )
 
 // borrowTests gives each warning that no test of its own package reaches
@@ -21,32 +19,16 @@ func borrowTests(ctx context.Context, opts Options, plans []*packagePlan, import
 	for _, p := range plans {
 		byPath[p.pkgPath] = p
 	}
-	progs := make(map[string]*testselect.Program)
-	gens := make(map[string]*sequence.Generator)
-	graphs := make(map[*testselect.Program]*pfsm.Graph)
-	graph := func(prog *testselect.Program) (*pfsm.Graph, error) {
-		if g, ok := graphs[prog]; ok {
-			return g, nil
+	progs := make(map[string]*testProg)
+	load := func(q string) *testProg {
+		tp, ok := progs[q]
+		if !ok {
+			if prog, err := testselect.Load(ctx, opts.Dir, q, opts.BuildFlags); err == nil {
+				tp = newTestProg(prog)
+			} // a package that does not load lends no tests
+			progs[q] = tp
 		}
-		g, err := newGraph(prog)
-		if err == nil {
-			graphs[prog] = g
-		}
-		return g, err
-	}
-	load := func(q string) (*testselect.Program, *sequence.Generator) {
-		if prog, ok := progs[q]; ok {
-			return prog, gens[q]
-		}
-		prog, err := testselect.Load(ctx, opts.Dir, q, opts.BuildFlags)
-		if err != nil {
-			prog = nil // a package that does not load lends no tests
-		}
-		progs[q] = prog
-		if prog != nil {
-			gens[q] = sequence.NewGenerator(prog)
-		}
-		return prog, gens[q]
+		return tp
 	}
 	for _, p := range plans {
 		for _, it := range p.items {
@@ -56,8 +38,8 @@ func borrowTests(ctx context.Context, opts Options, plans []*packagePlan, import
 				continue
 			}
 			for _, q := range qs {
-				prog, gen := load(q)
-				if prog == nil {
+				tp := load(q)
+				if tp == nil {
 					continue
 				}
 				qp := byPath[q]
@@ -66,7 +48,7 @@ func borrowTests(ctx context.Context, opts Options, plans []*packagePlan, import
 					byPath[q] = qp
 					plans = append(plans, qp)
 				}
-				if qp.lend(it, prog, gen, graph, opts) {
+				if qp.lend(it, tp, opts) {
 					break
 				}
 			}
@@ -79,28 +61,22 @@ func borrowTests(ctx context.Context, opts Options, plans []*packagePlan, import
 }
 
 // lend plans it, a warning of another package, with the tests of p's
-// package that reach it (prog is p's package loaded), and reports
-// whether any does.
-func (p *packagePlan) lend(it *item, prog *testselect.Program, gen *sequence.Generator, graph func(*testselect.Program) (*pfsm.Graph, error), opts Options) bool {
+// package that reach it (tp is p's package loaded), and reports whether
+// any does.
+func (p *packagePlan) lend(it *item, tp *testProg, opts Options) bool {
 	f := it.finding
-	tests, _ := prog.Select(f.Warning)
+	tests, _ := tp.prog.Select(f.Warning)
 	var cands []*candidate
 	for _, test := range tests[:min(len(tests), maxCandidates)] {
-		seqs, err := gen.Generate(f.Warning, test)
-		if err != nil || len(seqs) == 0 {
+		seq, err := tp.sequence(f.Warning, test)
+		if err != nil {
 			continue
 		}
 		c := &candidate{test: shortTest(test)}
-		if usesDistances(opts) {
-			g, err := graph(prog)
-			if err != nil {
-				continue
-			}
-			if c.dist, err = distances(g, seqs[0]); err != nil {
-				c.noDist = err.Error()
-			}
+		if c.dist, c.noDist, err = tp.tables(seq, opts); err != nil {
+			continue
 		}
-		p.index(it, c, seqs[0])
+		p.index(it, c, seq)
 		cands = append(cands, c)
 	}
 	if len(cands) == 0 {

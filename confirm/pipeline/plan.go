@@ -127,8 +127,7 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 		p.fail(fmt.Sprintf("loading the tests of %s: %v", p.pkgPath, err))
 		return
 	}
-	gen := sequence.NewGenerator(prog)
-	var graph *pfsm.Graph
+	tp := newTestProg(prog)
 	for _, it := range p.items {
 		f := it.finding
 		tests, unreached := prog.Select(f.Warning)
@@ -140,28 +139,17 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 		f.Test = shortTest(tests[0])
 		var firstErr error
 		for _, test := range tests[:min(len(tests), maxCandidates)] {
-			seqs, err := gen.Generate(f.Warning, test)
-			if err == nil && len(seqs) == 0 {
-				err = errors.New("no sequence")
-			}
+			seq, err := tp.sequence(f.Warning, test)
 			if err != nil {
 				firstErr = cmp.Or(firstErr, fmt.Errorf("generating the key-location sequence for %s: %w", shortTest(test), err))
 				continue
 			}
 			c := &candidate{test: shortTest(test)}
-			if usesDistances(opts) {
-				if graph == nil {
-					if graph, err = newGraph(prog); err != nil {
-						p.fail(fmt.Sprintf("building the pfsm graph of %s: %v", p.pkgPath, err))
-						return
-					}
-				}
-				if c.dist, err = distances(graph, seqs[0]); err != nil {
-					// Search without them rather than not at all.
-					c.noDist = err.Error()
-				}
+			if c.dist, c.noDist, err = tp.tables(seq, opts); err != nil {
+				p.fail(fmt.Sprintf("building the pfsm graph of %s: %v", p.pkgPath, err))
+				return
 			}
-			p.add(it, c, seqs[0])
+			p.add(it, c, seq)
 		}
 		if len(it.cands) == 0 {
 			f.Verdict, f.Cause = Error, firstErr.Error()
@@ -170,7 +158,7 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 		f.Test, f.Sequence = it.cands[0].test, it.cands[0].steps
 	}
 	if opts.Synthesize {
-		if err := p.synthesize(prog, gen, graph, opts); err != nil {
+		if err := p.synthesize(tp, opts); err != nil {
 			for _, it := range p.items {
 				it.noSynth = err.Error()
 			}
@@ -181,8 +169,8 @@ func (p *packagePlan) plan(ctx context.Context, opts Options, ws []*warning.Warn
 // synthesize writes the harness tests of the package's warnings (see
 // package synth), each a candidate of its warning's item.synth with the
 // warning's sequence for no test in particular.
-func (p *packagePlan) synthesize(prog *testselect.Program, gen *sequence.Generator, graph *pfsm.Graph, opts Options) error {
-	wr, err := synth.NewWriter(prog, p.pkgPath)
+func (p *packagePlan) synthesize(tp *testProg, opts Options) error {
+	wr, err := synth.NewWriter(tp.prog, p.pkgPath)
 	if err != nil {
 		return err
 	}
@@ -191,7 +179,7 @@ func (p *packagePlan) synthesize(prog *testselect.Program, gen *sequence.Generat
 		if it.finding.Verdict == Error {
 			continue
 		}
-		defs, err := gen.DataDefs(w)
+		defs, err := tp.gen.DataDefs(w)
 		if err != nil {
 			it.noSynth = err.Error()
 			continue
@@ -201,29 +189,18 @@ func (p *packagePlan) synthesize(prog *testselect.Program, gen *sequence.Generat
 			it.noSynth = err.Error()
 			continue
 		}
-		seqs, err := gen.Generate(w, "")
-		if err == nil && len(seqs) == 0 {
-			err = errors.New("no sequence")
-		}
+		seq, err := tp.sequence(w, "")
 		if err != nil {
 			it.noSynth = fmt.Sprintf("generating the key-location sequence: %v", err)
 			continue
 		}
-		var dist *rt.Distances
-		var noDist string
-		if usesDistances(opts) {
-			if graph == nil {
-				if graph, err = newGraph(prog); err != nil {
-					return fmt.Errorf("building the pfsm graph of %s: %w", p.pkgPath, err)
-				}
-			}
-			if dist, err = distances(graph, seqs[0]); err != nil {
-				noDist = err.Error()
-			}
+		dist, noDist, err := tp.tables(seq, opts)
+		if err != nil {
+			return fmt.Errorf("building the pfsm graph of %s: %w", p.pkgPath, err)
 		}
 		for _, h := range hs {
 			c := &candidate{test: h.Test, dist: dist, noDist: noDist, harness: h}
-			p.index(it, c, seqs[0])
+			p.index(it, c, seq)
 			it.synth = append(it.synth, c)
 		}
 	}
@@ -261,6 +238,53 @@ func (p *packagePlan) fail(cause string) {
 			it.finding.Verdict, it.finding.Cause = Error, cause
 		}
 	}
+}
+
+// A testProg is a package loaded with its tests: its program, the
+// generator of its warnings' sequences and, built on first use, the pfsm
+// graph of its code.
+type testProg struct {
+	prog  *testselect.Program
+	gen   *sequence.Generator
+	graph *pfsm.Graph
+}
+
+func newTestProg(prog *testselect.Program) *testProg {
+	return &testProg{prog: prog, gen: sequence.NewGenerator(prog)}
+}
+
+// sequence returns the best key-location sequence of w for test ("": for
+// no test in particular).
+func (tp *testProg) sequence(w *warning.Warning, test string) (sequence.Sequence, error) {
+	seqs, err := tp.gen.Generate(w, test)
+	if err == nil && len(seqs) == 0 {
+		err = errors.New("no sequence")
+	}
+	if err != nil {
+		return sequence.Sequence{}, err
+	}
+	return seqs[0], nil
+}
+
+// tables returns the pfsm tables of seq when the strategy uses them, or
+// why they could not be computed (the search then goes without them);
+// an error is the one building the program's graph.
+func (tp *testProg) tables(seq sequence.Sequence, opts Options) (*rt.Distances, string, error) {
+	if !usesDistances(opts) {
+		return nil, "", nil
+	}
+	if tp.graph == nil {
+		g, err := newGraph(tp.prog)
+		if err != nil {
+			return nil, "", err
+		}
+		tp.graph = g
+	}
+	d, err := distances(tp.graph, seq)
+	if err != nil {
+		return nil, err.Error(), nil
+	}
+	return d, "", nil
 }
 
 // usesDistances reports whether the search needs the pfsm tables.
