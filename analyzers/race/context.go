@@ -257,7 +257,7 @@ func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
 	}
 	esc := c.escs[caller]
 	if esc == nil {
-		esc = newEscapes(caller)
+		esc = newEscapes(caller, c.locked)
 		c.escs[caller] = esc
 	}
 	return esc.before(alloc, call)

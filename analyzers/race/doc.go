@@ -91,7 +91,12 @@
 // # What is not a race
 //
 // Accesses to an object allocated in the same function before it escapes
-// (constructors, composite literals); accesses in init functions and in
+// (constructors, composite literals), or after it is private again: when
+// it escaped only into a map held in a field or package-level variable
+// (g.m[key] = c) and a call on every path since deleted key from that
+// map holding a lock (the unpublish protocol of x/sync's singleflight:
+// the goroutines that write c find it in g.m under g.mu, and the delete's
+// lock orders their writes before the read); accesses in init functions and in
 // functions only ever run by sync.Once.Do; sync/atomic operations and values of
 // types from sync and sync/atomic (they are synchronization); what
 // instances of one goroutine do while they hold a resource handed out by

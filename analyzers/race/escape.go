@@ -13,10 +13,14 @@ type escapes struct {
 	points map[*ssa.Alloc][]ssa.Instruction
 	reach  map[*ssa.BasicBlock][]bool // blocks reachable from a block's successors
 	index  map[ssa.Instruction]int    // position of each instruction in its block
+
+	// locked reports whether a lock is held just before an instruction
+	// (of fn or a function it calls); see unpublished.
+	locked func(ssa.Instruction) bool
 }
 
-func newEscapes(fn *ssa.Function) *escapes {
-	return &escapes{fn: fn}
+func newEscapes(fn *ssa.Function, locked func(ssa.Instruction) bool) *escapes {
+	return &escapes{fn: fn, locked: locked}
 }
 
 // before reports whether instr executes before alloc escapes on every
@@ -32,7 +36,7 @@ func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 		e.points[alloc] = pts
 	}
 	for _, p := range pts {
-		if e.mayPrecede(p, instr) && !e.reallocated(alloc, p, instr) {
+		if e.mayPrecede(p, instr) && !e.reallocated(alloc, p, instr) && !e.unpublished(p, instr) {
 			return false
 		}
 	}

@@ -32,7 +32,7 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 	}
 	fi := &funcInfo{fn: fn, excluded: c.initOnly(fn)}
 	c.infos[fn] = fi
-	esc := newEscapes(fn)
+	esc := newEscapes(fn, c.locked)
 	ctx := c.ctx.held[fn]
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -287,4 +287,10 @@ func mapBuiltin(call *ssa.CallCommon) (ssa.Value, bool, bool) {
 		return call.Args[0], false, true
 	}
 	return nil, false, false
+}
+
+// locked reports whether the lockset analysis says some lock is held
+// just before instr.
+func (c *checker) locked(instr ssa.Instruction) bool {
+	return len(c.locks.HeldBefore(instr)) > 0
 }

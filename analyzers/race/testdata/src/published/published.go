@@ -233,3 +233,125 @@ func (h *Handle) Value() string {
 	}
 	return h.val
 }
+
+// A Flight is shared by the callers of one key while it is in its Group's
+// map: they count themselves in under the group's lock. The caller that
+// made it deletes it from the map under the lock before reading the count
+// (an unpublish protocol, as in x/sync's singleflight): no one can find it
+// there any more, so no one writes it.
+type Flight struct {
+	dups int
+	val  string
+}
+
+// A Group runs one call per key at a time.
+type Group struct {
+	mu sync.Mutex
+	m  map[string]*Flight
+}
+
+// Do runs fn once for the callers of key at the same time.
+func (g *Group) Do(key string, fn func() string) (string, bool) {
+	g.mu.Lock()
+	if f, ok := g.m[key]; ok {
+		f.dups++
+		g.mu.Unlock()
+		return f.val, true
+	}
+	f := new(Flight)
+	g.m[key] = f
+	g.mu.Unlock()
+	g.finish(f, key, fn)
+	return f.val, f.dups > 0
+}
+
+func (g *Group) finish(f *Flight, key string, fn func() string) {
+	defer func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.m[key] == f {
+			delete(g.m, key)
+		}
+	}()
+	f.val = fn()
+}
+
+// Shared counts the callers of key, under the lock.
+func (g *Group) Shared(key string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f, ok := g.m[key]; ok {
+		return f.dups
+	}
+	return 0
+}
+
+// Join counts one more caller of key, under the lock.
+func (g *Group) Join(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f, ok := g.m[key]; ok {
+		f.dups++
+	}
+}
+
+// A Batch is a Group whose leader reads the count while the flight is
+// still in the map: the racy twins.
+type Batch struct {
+	mu sync.Mutex
+	m  map[string]*Trip
+}
+
+// A Trip is a Batch's Flight.
+type Trip struct {
+	dups int
+	val  string
+}
+
+// Join counts one more caller of key, under the lock.
+func (b *Batch) Join(key string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if f, ok := b.m[key]; ok {
+		f.dups++
+	}
+}
+
+// Shared counts the callers of key, under the lock.
+func (b *Batch) Shared(key string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if f, ok := b.m[key]; ok {
+		return f.dups
+	}
+	return 0
+}
+
+// Leaky deletes another key: the flight stays findable, and its count
+// read without the lock races with Join's increment.
+func (b *Batch) Leaky(key string, fn func() string) bool {
+	f := new(Trip)
+	b.mu.Lock()
+	b.m[key] = f
+	b.mu.Unlock()
+	b.forget(key + "-old")
+	f.val = fn()
+	return f.dups > 0 // want `possible data race: \(\*published.Batch\).Leaky reads \(published.Trip\).dups without holding \(published.Batch\).mu`
+}
+
+func (b *Batch) forget(key string) {
+	b.mu.Lock()
+	delete(b.m, key)
+	b.mu.Unlock()
+}
+
+// Early reads the count before the flight is deleted: a race.
+func (b *Batch) Early(key string) bool {
+	f := new(Trip)
+	b.mu.Lock()
+	b.m[key] = f
+	b.mu.Unlock()
+	shared := f.dups > 0 // want `possible data race: \(\*published.Batch\).Early reads \(published.Trip\).dups without holding \(published.Batch\).mu`
+	b.forget(key)
+	return shared
+}
