@@ -29,6 +29,7 @@ type options struct {
 	replays   int
 	flags     string
 	analyzers bool
+	golangci  string // golangci-lint built with the confirm plugin, for -analyzers
 }
 
 // A module is a pinned module of modules.txt.

@@ -23,7 +23,8 @@ type finding struct {
 type findingsTrial struct {
 	mod      module
 	findings []*finding
-	errors   int // packages that could not be analyzed
+	errors   int            // packages that could not be analyzed
+	differ   []disagreement // entry points that report other findings than confirm
 }
 
 // The precision goals of the analyzers on the corpus: overall, and for
@@ -48,6 +49,10 @@ func runFindings(ctx context.Context, o options, out, log io.Writer) (bool, erro
 	if err := ensureDir(&o); err != nil {
 		return false, err
 	}
+	eps, err := buildEntryPoints(ctx, o)
+	if err != nil {
+		return false, err
+	}
 	var trials []*findingsTrial
 	for _, m := range mods {
 		if err := ctx.Err(); err != nil {
@@ -63,6 +68,7 @@ func runFindings(ctx context.Context, o options, out, log io.Writer) (bool, erro
 			return false, fmt.Errorf("analyzing %s: %w", m.path, err)
 		}
 		tr := &findingsTrial{mod: m, errors: len(pkgErrs)}
+		var keys []string
 		for _, w := range ws {
 			f := &finding{module: m.name, id: w.ID, kind: string(w.Kind), message: w.Message}
 			if len(w.Sites) > 0 {
@@ -72,11 +78,13 @@ func runFindings(ctx context.Context, o options, out, log io.Writer) (bool, erro
 					rel = p.Filename
 				}
 				f.posn = fmt.Sprintf("%s:%d", rel, p.Line)
+				keys = append(keys, findingKey(dir, fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column), w.Message))
 			}
 			f.judged = judged[m.name+" "+w.ID]
 			tr.findings = append(tr.findings, f)
 		}
 		sort.Slice(tr.findings, func(i, j int) bool { return tr.findings[i].posn < tr.findings[j].posn })
+		tr.differ = compareEntryPoints(ctx, dir, keys, eps)
 		trials = append(trials, tr)
 	}
 	return reportFindings(out, trials), nil
@@ -89,7 +97,7 @@ func runFindings(ctx context.Context, o options, out, log io.Writer) (bool, erro
 func reportFindings(w io.Writer, trials []*findingsTrial) bool {
 	good := true
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	printf(tw, "module\tfindings\ttrue\tfalse\tunjudged\tprecision\tpackage errors\t\n")
+	printf(tw, "module\tfindings\ttrue\tfalse\tunjudged\tprecision\tpackage errors\tentry points\t\n")
 	var allTrue, allJudged int
 	for _, tr := range trials {
 		var t, f, u int
@@ -112,7 +120,12 @@ func reportFindings(w io.Writer, trials []*findingsTrial) bool {
 			good = good && p >= minModulePrecision
 		}
 		good = good && u == 0
-		printf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t\n", tr.mod.name, len(tr.findings), t, f, u, prec, tr.errors)
+		agree := "agree"
+		if len(tr.differ) > 0 {
+			agree = fmt.Sprintf("%d differ", len(tr.differ))
+			good = false
+		}
+		printf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t\n", tr.mod.name, len(tr.findings), t, f, u, prec, tr.errors, agree)
 	}
 	_ = tw.Flush()
 	if allJudged > 0 {
@@ -121,6 +134,21 @@ func reportFindings(w io.Writer, trials []*findingsTrial) bool {
 		good = good && p >= minPrecision
 	}
 	for _, tr := range trials {
+		for _, d := range tr.differ {
+			printf(w, "\n%s: %s differs from confirm ./...\n", tr.mod.name, d.entry)
+			if d.err != nil {
+				printf(w, "%s\n", indent(d.err.Error()))
+			}
+			for _, k := range d.missing {
+				printf(w, "\tmissing %s\n", k)
+			}
+			for _, k := range d.extra {
+				printf(w, "\textra   %s\n", k)
+			}
+			for _, k := range d.repeated {
+				printf(w, "\ttwice   %s\n", k)
+			}
+		}
 		for _, fd := range tr.findings {
 			switch {
 			case fd.judged == nil:

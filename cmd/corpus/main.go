@@ -6,7 +6,7 @@
 // Usage:
 //
 //	go run ./cmd/corpus [-dir DIR] [-modules ants,puddle] [-budget 10s] [-replays 10]
-//	go run ./cmd/corpus -analyzers [-dir DIR] [-modules ants,puddle]
+//	go run ./cmd/corpus -analyzers [-dir DIR] [-modules ants,puddle] [-golangci ./custom-gcl]
 //
 // It fetches each module through the module proxy (go mod download), copies
 // it to DIR (a temporary directory by default) and makes it writable, adds
@@ -22,9 +22,12 @@
 // module as confirm ./... does (packages with their tests, each warning
 // once), compares every warning with the judgements in findings.txt
 // ("module id true|false reason", written by reading the code), and prints
-// the precision per module and overall; it exits 1 when a warning is not
-// judged or precision is below its goals (80% overall, 50% for every
-// module).
+// the precision per module and overall. It also runs confirmvet ./...,
+// go vet -vettool=confirmvet ./... and, with -golangci, a golangci-lint
+// binary built with the confirm plugin, and checks that each reports the
+// same findings as confirm, each once. It exits 1 when a warning is not
+// judged, precision is below its goals (80% overall, 50% for every
+// module), or an entry point differs.
 //
 // It needs the network (the module proxy) and takes minutes per module:
 // it is an evaluation to run and report, not part of the test suite.
@@ -57,6 +60,7 @@ func main() {
 	flag.IntVar(&o.replays, "replays", 10, "replays of every token")
 	flag.StringVar(&o.flags, "flags", "", "extra confirm flags, space-separated")
 	flag.BoolVar(&o.analyzers, "analyzers", false, "judge the analyzers' warnings (findings.txt) instead of confirm's claims")
+	flag.StringVar(&o.golangci, "golangci", "", "with -analyzers, also compare the findings of this golangci-lint `binary` built with the confirm plugin (golangci-lint custom, see .custom-gcl.yml)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: go run ./cmd/corpus [flags]\n\nFlags:\n")
 		flag.PrintDefaults()
