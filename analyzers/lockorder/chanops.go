@@ -148,7 +148,7 @@ func (c *checker) checkChannels(funcs []*ssa.Function) {
 					if l.Inherited || !l.Pos.IsValid() || reported[l.Class] {
 						continue
 					}
-					if peer, ok := lockedPeers(op, l, ops[class]); ok {
+					if peer, ok := c.lockedPeers(op, l, ops[class]); ok {
 						reported[l.Class] = true
 						c.reportLockChannel(op, l, peer)
 						break
@@ -159,31 +159,117 @@ func (c *checker) checkChannels(funcs []*ssa.Function) {
 	}
 }
 
+// A lockedPeer is an operation that could complete a blocked channel
+// operation, and the lock of the blocked operation's class it needs: held
+// at the operation, or (after set) acquired, on every path, before the
+// peer's goroutine can come back to the operation (a loop receiving from
+// the channel that locks in its body).
+type lockedPeer struct {
+	op    chanOp
+	lock  lockset.Lock
+	pos   token.Pos // where the peer holds or takes the lock
+	after bool
+}
+
 // lockedPeers reports whether the peers of op (the operations that could
-// complete it) all hold a lock of l's class in a mode that excludes l's,
-// and at least one of them is in another function; it returns that one.
-func lockedPeers(op chanOp, l lockset.Lock, all []chanOp) (chanOp, bool) {
-	var found chanOp
+// complete it) all need a lock of l's class in a mode that excludes l's,
+// held at the operation or taken before the next one, and at least one of
+// them is in another function; it returns that one.
+func (c *checker) lockedPeers(op chanOp, l lockset.Lock, all []chanOp) (lockedPeer, bool) {
+	var found lockedPeer
 	ok := false
 	for _, p := range all {
 		if !complements(op.dir, p.dir) {
 			continue
 		}
-		var pl *lockset.Lock
-		for i := range p.held {
-			if p.held[i].Class == l.Class && (p.held[i].Mode == lockset.Write || l.Mode == lockset.Write) {
-				pl = &p.held[i]
-				break
-			}
-		}
-		if pl == nil {
-			return chanOp{}, false // a peer that can complete op
+		lp, needs := c.peerLock(p, l)
+		if !needs {
+			return lockedPeer{}, false // a peer that can complete op
 		}
 		if p.fn != op.fn && !ok {
-			found, ok = p, true
+			found, ok = lp, true
 		}
 	}
 	return found, ok
+}
+
+// peerLock reports whether channel operation p needs a lock of l's class
+// in a mode that excludes l's: held at p, or acquired on every path from
+// p back to p (p in a loop; a peer that does not come back is not
+// counted).
+func (c *checker) peerLock(p chanOp, l lockset.Lock) (lockedPeer, bool) {
+	excludes := func(m lockset.Mode) bool { return m == lockset.Write || l.Mode == lockset.Write }
+	for _, h := range p.held {
+		if h.Class == l.Class && excludes(h.Mode) {
+			return lockedPeer{op: p, lock: h, pos: h.Pos}, true
+		}
+	}
+	acq := map[ssa.Instruction]lockset.Acquisition{}
+	if t := c.traces[p.fn]; t != nil {
+		for _, a := range t.Acquisitions {
+			if a.Lock.Class == l.Class && excludes(a.Lock.Mode) && !a.Try && !a.Wait {
+				if _, isDefer := a.Instr.(*ssa.Defer); !isDefer {
+					acq[a.Instr] = a
+				}
+			}
+		}
+	}
+	if len(acq) == 0 {
+		return lockedPeer{}, false
+	}
+	var first *lockset.Acquisition
+	back, avoided := loopsAvoiding(p.instr, func(x ssa.Instruction) bool {
+		a, ok := acq[x]
+		if ok && first == nil {
+			first = &a
+		}
+		return ok
+	})
+	if !back || avoided || first == nil {
+		return lockedPeer{}, false
+	}
+	return lockedPeer{op: p, lock: first.Lock, pos: first.Pos, after: true}, true
+}
+
+// loopsAvoiding walks the paths from just after instr within its
+// function: back reports whether one reaches instr again, avoided whether
+// one does without passing an instruction for which stop is true.
+func loopsAvoiding(instr ssa.Instruction, stop func(ssa.Instruction) bool) (back, avoided bool) {
+	start := instr.Block()
+	idx := -1
+	for i, x := range start.Instrs {
+		if x == instr {
+			idx = i
+		}
+	}
+	// seen[b] records the states a block was entered with: 1 clean
+	// (no stop passed yet), 2 after a stop.
+	seen := make([]uint8, len(start.Parent().Blocks))
+	var walk func(b *ssa.BasicBlock, from int, stopped bool)
+	walk = func(b *ssa.BasicBlock, from int, stopped bool) {
+		for _, x := range b.Instrs[from:] {
+			if x == instr {
+				back = true
+				avoided = avoided || !stopped
+				return
+			}
+			if !stopped && stop(x) {
+				stopped = true
+			}
+		}
+		bit := uint8(1)
+		if stopped {
+			bit = 2
+		}
+		for _, s := range b.Succs {
+			if seen[s.Index]&bit == 0 {
+				seen[s.Index] |= bit
+				walk(s, 0, stopped)
+			}
+		}
+	}
+	walk(start, idx+1, false)
+	return back, avoided
 }
 
 func complements(a, b chanDir) bool {
@@ -217,35 +303,37 @@ func (d chanDir) access() warning.Access {
 	return warning.AccessRecv
 }
 
-// reportLockChannel reports op, blocking while it holds l, and peer, an
-// operation that could complete it, made holding l's class.
-func (c *checker) reportLockChannel(op chanOp, l lockset.Lock, peer chanOp) {
+// reportLockChannel reports op, blocking while it holds l, and its peer,
+// an operation that could complete it, which needs l's class.
+func (c *checker) reportLockChannel(op chanOp, l lockset.Lock, lp lockedPeer) {
+	peer, pl := lp.op, lp.lock
 	name := lockset.FuncName(op.fn)
 	lockName := c.instName(op.fn, l.Inst)
 	if lockName == "" {
 		lockName = l.Class
-	}
-	var pl lockset.Lock
-	for _, h := range peer.held {
-		if h.Class == l.Class {
-			pl = h
-			break
-		}
 	}
 	peerName := lockset.FuncName(peer.fn)
 	peerOps := "every " + peer.dir.noun()
 	if peer.dir == dirClose || op.dir == dirRecv {
 		peerOps = "every send and close"
 	}
+	needs := "holds " + l.Class + " too"
+	if lp.after {
+		needs = "locks " + l.Class + " before the next one"
+	}
 	w := &warning.Warning{
 		Kind:    warning.LockChannel,
 		Objects: []string{l.Class, op.class},
-		Message: fmt.Sprintf("lock held across a channel %s: %s %s %s holding %s, and %s on %s (%s) holds %s too: each goroutine waits for the other (deadlock); release the lock before the %s",
-			op.dir.noun(), name, op.dir.verb(), op.name, lockName, peerOps, op.class, peerName, l.Class, op.dir.noun()),
+		Message: fmt.Sprintf("lock held across a channel %s: %s %s %s holding %s, and %s on %s (%s) %s: each goroutine waits for the other (deadlock); release the lock before the %s",
+			op.dir.noun(), name, op.dir.verb(), op.name, lockName, peerOps, op.class, peerName, needs, op.dir.noun()),
 	}
-	peerLockPos := pl.Pos
+	peerLockPos := lp.pos
 	if !peerLockPos.IsValid() {
 		peerLockPos = peer.pos
+	}
+	peerRole := fmt.Sprintf("%s %s holding %s", peer.dir.verb(), peer.name, l.Class)
+	if lp.after {
+		peerRole = fmt.Sprintf("%s %s, then locks %s before the next %s", peer.dir.verb(), peer.name, l.Class, peer.dir.noun())
 	}
 	w.Sites = []warning.Site{
 		{
@@ -261,7 +349,7 @@ func (c *checker) reportLockChannel(op chanOp, l lockset.Lock, peer chanOp) {
 			Object: l.Class, Func: peerName, Chain: pl.Chain, FuncLine: c.funcLine(peer.fn, peerLockPos), Goroutine: c.goroutine(peer.fn),
 		},
 		{
-			Pos: peer.pos, Role: fmt.Sprintf("%s %s holding %s", peer.dir.verb(), peer.name, l.Class), Access: peer.dir.access(),
+			Pos: peer.pos, Role: peerRole, Access: peer.dir.access(),
 			Object: op.class, Held: peer.held.Classes(), Func: peerName, FuncLine: c.funcLine(peer.fn, peer.pos), Goroutine: c.goroutine(peer.fn),
 		},
 	}

@@ -518,6 +518,12 @@ func FuncName(fn *ssa.Function) string {
 		return FuncName(p) + strings.TrimPrefix(fn.Name(), p.Name())
 	}
 	qual := func(p *types.Package) string { return p.Name() }
+	if m, ok := fn.Object().(*types.Func); ok && strings.HasSuffix(fn.Name(), "$bound") {
+		// The wrapper of a method value x.m.
+		if recv := m.Signature().Recv(); recv != nil {
+			return "method value (" + types.TypeString(recv.Type(), qual) + ")." + m.Name()
+		}
+	}
 	if recv := fn.Signature.Recv(); recv != nil {
 		return "(" + types.TypeString(recv.Type(), qual) + ")." + fn.Name()
 	}

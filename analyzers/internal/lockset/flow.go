@@ -160,8 +160,21 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 func (e *engine) buildCallGraph(funcs []*ssa.Function) {
 	set := map[*ssa.Function]bool{}
 	for _, fn := range funcs {
-		if !parameterized(fn) {
-			set[fn] = true
+		if parameterized(fn) {
+			continue
+		}
+		set[fn] = true
+		// The wrappers of method values (x.m, *T.m$bound) the function
+		// makes: calls of the function value reach the method through
+		// them.
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if w, ok := mc.Fn.(*ssa.Function); ok && w.Parent() == nil && !parameterized(w) {
+						set[w] = true
+					}
+				}
+			}
 		}
 	}
 	if len(set) == 0 {

@@ -469,6 +469,34 @@ func (p *Pipe) wait() {
 	}
 }
 
+// A loop that locks between receives: a second Publish, holding the lock,
+// waits for the loop, which waits for the lock.
+type Feed struct {
+	mu sync.Mutex
+	ch chan int
+	n  int
+}
+
+func NewFeed() *Feed {
+	f := &Feed{ch: make(chan int)}
+	go f.loop()
+	return f
+}
+
+func (f *Feed) loop() {
+	for v := range f.ch {
+		f.mu.Lock()
+		f.n += v
+		f.mu.Unlock()
+	}
+}
+
+func (f *Feed) Publish(v int) {
+	f.mu.Lock() // want `lock held across a channel send: \(\*a.Feed\).Publish sends on f.ch holding f.mu, and every receive on \(a.Feed\).ch \(\(\*a.Feed\).loop\) locks \(a.Feed\).mu before the next one`
+	defer f.mu.Unlock()
+	f.ch <- v
+}
+
 // A callback stored in a field of the value it captures, called while
 // that value's lock is held.
 
@@ -495,6 +523,32 @@ func (b *Bus) Publish() {
 	defer b.mu.Unlock()
 	b.n++
 	b.onEvent()
+}
+
+// A method value of the owner stored in its field, called under the
+// owner's lock.
+type Lessor struct {
+	mu  sync.Mutex
+	cp  func(id int)
+	ids map[int]bool
+}
+
+func NewLessor() *Lessor {
+	l := &Lessor{ids: map[int]bool{}}
+	l.cp = l.checkpoint
+	return l
+}
+
+func (l *Lessor) checkpoint(id int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ids[id] = true
+}
+
+func (l *Lessor) Renew(id int) {
+	l.mu.Lock() // want `double lock: \(\*a.Lessor\).Renew locks l.mu via method value \(\*a.Lessor\).checkpoint -> \(\*a.Lessor\).checkpoint while already holding it`
+	defer l.mu.Unlock()
+	l.cp(id)
 }
 
 // A delegate field that only ever holds its owner, called under the

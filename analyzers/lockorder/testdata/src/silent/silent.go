@@ -520,10 +520,12 @@ func NewPipe() *Pipe {
 	return &Pipe{ch: make(chan int), buf: make(chan int, 8), done: make(chan struct{})}
 }
 
-// Put sends holding the lock, but Loop receives without it.
+// Put counts under the lock and sends after releasing it: Loop, which
+// locks between receives, can always take the lock.
 func (p *Pipe) Put(v int) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.v++
+	p.mu.Unlock()
 	p.ch <- v
 }
 
@@ -533,6 +535,36 @@ func (p *Pipe) Loop() {
 		p.v = v
 		p.mu.Unlock()
 	}
+}
+
+// A Relay's loop locks only for some values: a send holding the lock can
+// be completed while the loop does not need it (not every path locks).
+type Relay struct {
+	mu sync.Mutex
+	ch chan int
+	n  int
+}
+
+func NewRelay() *Relay {
+	r := &Relay{ch: make(chan int)}
+	go r.loop()
+	return r
+}
+
+func (r *Relay) loop() {
+	for v := range r.ch {
+		if v < 0 {
+			r.mu.Lock()
+			r.n = 0
+			r.mu.Unlock()
+		}
+	}
+}
+
+func (r *Relay) Send(v int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ch <- v
 }
 
 // Take receives after releasing the lock.
@@ -630,4 +662,33 @@ func (m *Mirror) Sync() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.n = m.g.Get()
+}
+
+// A method value of the owner stored in its field, called after the lock
+// is released.
+type Lessor struct {
+	mu  sync.Mutex
+	cp  func(id int)
+	ids map[int]bool
+}
+
+func NewLessor() *Lessor {
+	l := &Lessor{ids: map[int]bool{}}
+	l.cp = l.checkpoint
+	return l
+}
+
+func (l *Lessor) checkpoint(id int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ids[id] = true
+}
+
+func (l *Lessor) Renew(id int) {
+	l.mu.Lock()
+	due := len(l.ids) > 0
+	l.mu.Unlock()
+	if due {
+		l.cp(id)
+	}
 }
