@@ -1,6 +1,8 @@
 package race
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -32,7 +34,7 @@ func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 	}
 	pts, ok := e.points[alloc]
 	if !ok {
-		pts = escapePoints(alloc, 0, nil)
+		pts = escapePoints(alloc, alloc, 0, nil)
 		e.points[alloc] = pts
 	}
 	for _, p := range pts {
@@ -60,8 +62,10 @@ func (e *escapes) reallocated(alloc *ssa.Alloc, p, instr ssa.Instruction) bool {
 // to a go or defer statement, or returned. Passing it to an ordinary
 // call is not counted: a constructor that calls an initialisation
 // method is still initialising (a callee that publishes the pointer is
-// not modelled).
-func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
+// not modelled). Nor is storing it into the object root itself, or
+// into an object root alone holds (c.f = c.m, c.g.h = c.m with c.g a
+// new object only stored in c): that keeps it where it already is.
+func escapePoints(root *ssa.Alloc, v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
 	refs := v.Referrers()
 	if refs == nil || depth > maxTraceDepth {
 		return out
@@ -71,7 +75,7 @@ func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instructi
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert, *ssa.MakeClosure, *ssa.Phi:
 			// A closure that captures it (a method value bound to it, a
 			// callback) carries it: published only where the closure is.
-			out = escapePoints(r.(ssa.Value), depth+1, out)
+			out = escapePoints(root, r.(ssa.Value), depth+1, out)
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.TypeAssert, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
@@ -83,9 +87,12 @@ func escapePoints(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instructi
 				// only where a load of it is.
 				for _, lr := range *local.Referrers() {
 					if load, ok := lr.(*ssa.UnOp); ok && load.X == local {
-						out = escapePoints(load, depth+1, out)
+						out = escapePoints(root, load, depth+1, out)
 					}
 				}
+				break
+			}
+			if ownedBy(r.Addr, root, 0) {
 				break
 			}
 			out = append(out, r)
@@ -139,4 +146,73 @@ func (e *escapes) indexOf(instr ssa.Instruction) int {
 		}
 	}
 	return e.index[instr]
+}
+
+// ownedBy reports whether addr is the address of a field of root, or of
+// a field of an object that only root holds: a new object whose only
+// escape is being stored into a field of root (the composite literal
+// &T{g: &G{}} of a constructor).
+func ownedBy(addr ssa.Value, root *ssa.Alloc, depth int) bool {
+	if depth > maxTraceDepth {
+		return false
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	if fa.X == root || storedOnce(fa.X) == root || storedOnce(fa.X) == storedIn(root) {
+		// A field of root, reached directly or through the variable
+		// holding it; or root is that variable.
+		return true
+	}
+	if x, ok := fa.X.(*ssa.FieldAddr); ok {
+		return ownedBy(x, root, depth+1) // a field of an embedded struct
+	}
+	load, ok := fa.X.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	holder, ok := load.X.(*ssa.FieldAddr)
+	if !ok || !ownedBy(holder, root, depth+1) {
+		return false
+	}
+	// Every value the function stores into that field is a new object
+	// that goes nowhere else.
+	stored := false
+	for _, r := range fieldAddrs(holder) {
+		other := r
+		for _, u := range *other.Referrers() {
+			st, ok := u.(*ssa.Store)
+			if !ok || st.Addr != other {
+				continue
+			}
+			obj, ok := st.Val.(*ssa.Alloc)
+			if !ok {
+				return false
+			}
+			for _, p := range escapePoints(obj, obj, depth+1, nil) {
+				if p != st {
+					return false
+				}
+			}
+			stored = true
+		}
+	}
+	return stored
+}
+
+// fieldAddrs returns the addresses of fa's field of fa's object that its
+// function takes: of the same value, or of loads of the variable holding
+// it.
+func fieldAddrs(fa *ssa.FieldAddr) []*ssa.FieldAddr {
+	base := storedOnce(fa.X)
+	var out []*ssa.FieldAddr
+	for _, b := range fa.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if o, ok := instr.(*ssa.FieldAddr); ok && o.Field == fa.Field && storedOnce(o.X) == base {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }

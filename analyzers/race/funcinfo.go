@@ -3,6 +3,7 @@ package race
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -139,7 +140,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 // can observe the data.
 func (c *checker) initOnly(fn *ssa.Function) bool {
 	for f := fn; f != nil; f = f.Parent() {
-		if f.Parent() == nil && f.Signature.Recv() == nil && (f.Name() == "init" || f.Synthetic == "package initializer") {
+		if f.Parent() == nil && f.Signature.Recv() == nil && (f.Name() == "init" || strings.HasPrefix(f.Name(), "init#") || f.Synthetic == "package initializer") {
 			return true
 		}
 	}

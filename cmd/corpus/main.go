@@ -66,6 +66,13 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	// Each copy is built as a module of its own: a go.work shipped in a
+	// module's zip (samber/do's names directories the zip leaves out)
+	// must not apply.
+	if err := os.Setenv("GOWORK", "off"); err != nil {
+		fmt.Fprintf(os.Stderr, "corpus: %v\n", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	runner := run

@@ -355,3 +355,72 @@ func (b *Batch) Early(key string) bool {
 	b.forget(key)
 	return shared
 }
+
+// Limits are set once by the package's init function, before any
+// goroutine of the package runs, and read under the lock after.
+var maxBatch int
+
+func init() {
+	maxBatch = 64
+}
+
+// A Batcher batches under its lock, up to maxBatch.
+type Batcher struct {
+	mu    sync.Mutex
+	items []int
+}
+
+// Add appends v.
+func (b *Batcher) Add(v int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.items) < maxBatch {
+		b.items = append(b.items, v)
+	}
+}
+
+// Full reports whether the batch is full.
+func (b *Batcher) Full() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.items) >= maxBatch
+}
+
+// A Loader is built by NewLoader, which stores its own method values and
+// a closure over it in itself and in the new helper it alone holds: none
+// of that publishes it, so the writes after are still construction.
+type Loader struct {
+	mu     sync.Mutex
+	flush  func()
+	helper *loaderHelper
+	limit  int
+}
+
+type loaderHelper struct {
+	commit func()
+	run    func()
+}
+
+// NewLoader returns a loader.
+func NewLoader(limit int) *Loader {
+	l := &Loader{helper: &loaderHelper{}}
+	l.flush = l.Flush
+	l.helper.commit = l.Flush
+	l.helper.run = func() { l.Flush() }
+	l.limit = limit
+	return l
+}
+
+// Flush reads the limit under the lock.
+func (l *Loader) Flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_ = l.limit
+}
+
+// SetLimit sets the limit under the lock.
+func (l *Loader) SetLimit(n int) {
+	l.mu.Lock()
+	l.limit = n
+	l.mu.Unlock()
+}
