@@ -40,6 +40,12 @@ type access struct {
 	via   ssa.Instruction // the call that reaches it, in the function it is bound into
 
 	preEscape bool // the object was allocated in fn and has not escaped yet
+
+	// dyn is the concrete receiver type the access depends on when it was
+	// reached through an interface method call on memory the function was
+	// handed (the callee was chosen among the implementations): bound at
+	// a call that passes a value of another concrete type, it is dropped.
+	dyn string
 }
 
 // loc is the key under which accesses to the same memory match: the

@@ -32,6 +32,9 @@ type factAccess struct {
 	Write   bool
 	Held    []heldLock // locks held at the access
 	Chain   []string   // the function, then the calls down to the access
+	// Dyn is the concrete type the parameter must have for the access to
+	// happen (it was reached through an interface method call on it).
+	Dyn string `json:",omitempty"`
 }
 
 // AFact marks accessFact as an analysis fact.
@@ -83,7 +86,7 @@ func (c *checker) exportFacts() {
 				break
 			}
 			fa := factAccess{Param: -1, Global: a.global, Path: a.path, ObjKey: a.obj.key, ObjName: a.obj.name,
-				Write: a.write, Held: a.held, Chain: append([]string{c.name(fn)}, a.chain...)}
+				Write: a.write, Held: a.held, Chain: append([]string{c.name(fn)}, a.chain...), Dyn: a.dyn}
 			if p, ok := a.root.(*ssa.Parameter); ok && a.global == "" {
 				fa.Param = indexOfParam(fn, p)
 			}
@@ -134,7 +137,12 @@ func (c *checker) bindFact(e *factAccess, fn *ssa.Function, cs callSite, held he
 		a.global, a.path = e.Global, e.Path
 		return a
 	}
-	return c.rebase(a, argument(cs.instr.Common(), e.Param), e.Path)
+	a.dyn = e.Dyn
+	arg := argument(cs.instr.Common(), e.Param)
+	if !dynMatches(a, arg) {
+		return nil
+	}
+	return c.rebase(a, arg, e.Path)
 }
 
 // exportedGlobal reports whether global key names an exported

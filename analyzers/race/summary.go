@@ -310,7 +310,11 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	var arg ssa.Value
 	switch r := e.root.(type) {
 	case *ssa.Parameter:
-		arg = argument(cs.instr.Common(), indexOfParam(callee, r))
+		i := indexOfParam(callee, r)
+		arg = argument(cs.instr.Common(), i)
+		if cs.instr.Common().IsInvoke() && i == 0 && a.dyn == "" {
+			a.dyn = types.TypeString(r.Type(), nil) // the implementation chosen
+		}
 	case *ssa.FreeVar:
 		if mc := c.closureAt(cs.instr.Common().Value, callee, fn); mc != nil {
 			if i := indexOfFreeVar(callee, r); i >= 0 && i < len(mc.Bindings) {
@@ -318,7 +322,37 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 			}
 		}
 	}
+	if !dynMatches(&a, arg) {
+		return nil
+	}
 	return c.rebase(&a, arg, e.path)
+}
+
+// dynMatches reports whether access a, bound to argument arg, can happen:
+// when a depends on the concrete type of an interface value (a.dyn) and
+// arg converts a value of a concrete type to the interface, the two types
+// must agree. An argument handed down unchanged (a parameter, a free
+// variable) keeps the question open; any other (a value loaded from a
+// field, a call's result) settles nothing, and a.dyn is dropped.
+func dynMatches(a *access, arg ssa.Value) bool {
+	if a.dyn == "" || arg == nil {
+		return true
+	}
+	for {
+		switch v := arg.(type) {
+		case *ssa.MakeInterface:
+			ok := types.TypeString(v.X.Type(), nil) == a.dyn
+			a.dyn = ""
+			return ok
+		case *ssa.ChangeInterface:
+			arg = v.X
+			continue
+		case *ssa.Parameter, *ssa.FreeVar:
+			return true
+		}
+		a.dyn = ""
+		return true
+	}
 }
 
 // closureAt returns the closure of callee that a call of value v in fn

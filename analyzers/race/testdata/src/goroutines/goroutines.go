@@ -509,3 +509,61 @@ func KillTwice(c *conn) {
 		go c.shutdown()
 	}
 }
+
+// A reporter interface with two implementations: what a call of Errorf
+// on a value a function was handed accesses depends on the value passed.
+type reporter interface{ Errorf(msg string) }
+
+// A lockedReporter is safe for goroutines.
+type lockedReporter struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (r *lockedReporter) Errorf(msg string) {
+	r.mu.Lock()
+	r.msgs = append(r.msgs, msg)
+	r.mu.Unlock()
+}
+
+// A collector is not.
+type collector struct{ msgs []string }
+
+func (c *collector) Errorf(msg string) {
+	c.msgs = append(c.msgs, msg) // want `possible data race: \(goroutines.collector\).msgs is written by goroutine goroutines.CollectAll\$1 and written by another instance` `possible data race: \(goroutines.collector\).msgs is read by goroutine goroutines.CollectAll\$1 and written by another instance`
+}
+
+func expect(r reporter, ok bool) {
+	if !ok {
+		r.Errorf("failed")
+	}
+}
+
+// CheckAll shares a lockedReporter between its goroutines: expect's
+// Errorf is lockedReporter's, not collector's.
+func CheckAll(xs []bool) {
+	r := &lockedReporter{}
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			expect(r, x)
+		}()
+	}
+	wg.Wait()
+}
+
+// CollectAll shares a collector: a race.
+func CollectAll(xs []bool) {
+	c := &collector{}
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			expect(c, x)
+		}()
+	}
+	wg.Wait()
+}
