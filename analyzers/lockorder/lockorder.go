@@ -33,6 +33,7 @@ type checker struct {
 	writers map[string]bool
 	traces  map[*ssa.Function]*lockset.Trace
 	started map[*ssa.Function]bool // functions started by go statements
+	handed  map[string]bool        // see handedOff
 }
 
 func run(pass *analysis.Pass) (any, error) {

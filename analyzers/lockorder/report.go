@@ -225,7 +225,7 @@ func localName(fn *ssa.Function, name string) string {
 // (the lock is held on success). Functions deferring calls the analysis
 // cannot resolve are not checked.
 func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
-	if len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) {
+	if len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
 		return
 	}
 	sum := c.ls.Summary(fn)
@@ -239,7 +239,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := l.Class + "\x00" + l.Mode.String()
-			if l.Inherited || skip[key] {
+			if l.Inherited || skip[key] || c.handedOff()[l.Class] {
 				continue
 			}
 			skip[key] = true // report each lock once
@@ -363,4 +363,37 @@ func (c *checker) hasOpaqueDefer(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// isLockMethod reports whether fn is a method named like a lock operation
+// (Lock, RLock, TryLock, TryRLock): a lock type's own acquiring method,
+// which returns holding what it locked on purpose (xsync's RBMutex.RLock
+// holds its inner RWMutex on its slow path only).
+func isLockMethod(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Lock", "RLock", "TryLock", "TryRLock":
+		return true
+	}
+	return false
+}
+
+// handedOff returns the lock classes that a goroutine of the package
+// releases without having acquired them: locks handed from one goroutine
+// to another (locked by a test's server goroutine, unlocked by its
+// client; a spawner's lock unlocked by the goroutine it starts). A
+// return still holding one is not a leak.
+func (c *checker) handedOff() map[string]bool {
+	if c.handed != nil {
+		return c.handed
+	}
+	c.handed = map[string]bool{}
+	for fn := range c.started {
+		for _, it := range c.ls.Summary(fn).Releases {
+			c.handed[it.Class] = true
+		}
+	}
+	return c.handed
 }

@@ -175,7 +175,7 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 	recv := fn.Params[0]
 	byPath := map[string][]*access{}
 	for _, a := range g.accesses {
-		if a.root == recv {
+		if a.root == recv || paramOf(fn, a.root) == recv {
 			byPath[a.path] = append(byPath[a.path], a)
 		}
 	}

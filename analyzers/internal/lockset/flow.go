@@ -107,6 +107,7 @@ type engine struct {
 	entryBusy map[*ssa.Function]bool
 
 	callsites map[*ssa.Function][]*ssa.Call
+	gosites   map[*ssa.Function][]*ssa.Go // go statements starting a function
 	taken     map[*ssa.Function]bool
 	takenObj  map[types.Object]bool
 	invoked   map[string]bool
@@ -137,6 +138,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		entries:    map[*ssa.Function]Set{},
 		entryBusy:  map[*ssa.Function]bool{},
 		callsites:  map[*ssa.Function][]*ssa.Call{},
+		gosites:    map[*ssa.Function][]*ssa.Go{},
 		taken:      map[*ssa.Function]bool{},
 		takenObj:   map[types.Object]bool{},
 		invoked:    map[string]bool{},
@@ -235,6 +237,9 @@ func (e *engine) indexCalls(funcs []*ssa.Function) {
 						e.callsites[f] = append(e.callsites[f], call)
 						continue
 					}
+					if g, ok := instr.(*ssa.Go); ok && g.Call.Value == f && i == 0 {
+						e.gosites[f] = append(e.gosites[f], g)
+					}
 					e.taken[f] = true
 					if obj := f.Object(); obj != nil {
 						e.takenObj[obj] = true
@@ -257,6 +262,11 @@ func (e *engine) indexClosure(mc *ssa.MakeClosure) {
 			e.takenObj[obj] = true
 		}
 		return
+	}
+	for _, r := range *mc.Referrers() {
+		if g, ok := r.(*ssa.Go); ok && g.Call.Value == mc {
+			e.gosites[fn] = append(e.gosites[fn], g)
+		}
 	}
 	for _, r := range *mc.Referrers() {
 		call, ok := r.(*ssa.Call)
@@ -355,8 +365,18 @@ func (e *engine) entry(fn *ssa.Function) Set {
 	if s, ok := e.entries[fn]; ok {
 		return s
 	}
-	if !e.eligible(fn) || e.entryBusy[fn] {
+	if e.entryBusy[fn] {
 		return nil
+	}
+	if !e.eligible(fn) {
+		if len(e.gosites[fn]) == 0 || e.entryBusy[fn] {
+			return nil
+		}
+		e.entryBusy[fn] = true
+		acc := e.handedOver(fn)
+		delete(e.entryBusy, fn)
+		e.entries[fn] = acc
+		return acc
 	}
 	e.entryBusy[fn] = true
 	var acc Set
@@ -466,6 +486,8 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 			e.call(st, &instr.Call, instr, instr.Pos(), obs)
 		case *ssa.Defer:
 			st.defers = append(st.defers[:len(st.defers):len(st.defers)], instr)
+		case *ssa.Go:
+			e.handOff(st, instr, obs)
 		case *ssa.RunDefers:
 			for k := len(st.defers) - 1; k >= 0; k-- {
 				d := st.defers[k]
@@ -1005,4 +1027,83 @@ func rootIn(inst string, e *engine, vals []ssa.Value, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// handOff applies a go statement to st: the locks the started function
+// releases without having acquired them (its summary's Releases), held
+// here, are handed over to the new goroutine, which unlocks them (mu.Lock();
+// go func() { ...; mu.Unlock() }()). The spawner no longer holds them.
+func (e *engine) handOff(st *state, g *ssa.Go, obs *observer) {
+	common := &g.Call
+	as, binds := args(common), bindings(common)
+	for _, fn := range e.callees(g, common) {
+		for _, it := range e.summary(fn).Releases {
+			m := e.mapItem(it, as, binds, fn, g.Pos())
+			var ok bool
+			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
+			if ok && obs != nil && obs.release != nil {
+				obs.release(Release{Instr: g, Pos: g.Pos(), Item: m, Matched: true})
+			}
+		}
+	}
+}
+
+// handedOver returns the entry lockset of fn when it only runs as a
+// goroutine (see handOff): the locks it releases without acquiring them
+// that every go statement starting it holds. Only the goroutines a
+// function value is made for in place, or a named function started
+// directly, are known; fn must not run otherwise.
+func (e *engine) handedOver(fn *ssa.Function) Set {
+	if fn.Synthetic != "" || len(e.callsites[fn]) > 0 {
+		return nil
+	}
+	if fn.Parent() == nil {
+		if obj := fn.Object(); obj == nil || e.takenObj[obj] || ast.IsExported(fn.Name()) {
+			return nil
+		}
+	}
+	rel := e.summary(fn).Releases
+	if len(rel) == 0 {
+		return nil
+	}
+	var acc Set
+	for i, g := range e.gosites[fn] {
+		if e.startedElsewhere(fn, g) {
+			return nil
+		}
+		caller := e.finalFlow(g.Parent())
+		var m Set
+		for _, l := range e.toCallee(caller.heldBefore(e, g), &g.Call) {
+			for _, it := range rel {
+				if it.Class == l.Class && it.Mode == l.Mode && (it.Inst == l.Inst || it.Inst == "" || l.Inst == "") {
+					m = m.add(l)
+					break
+				}
+			}
+		}
+		if i == 0 {
+			acc = m
+		} else {
+			acc = acc.intersect(m)
+		}
+		if len(acc) == 0 {
+			return nil
+		}
+	}
+	return acc
+}
+
+// startedElsewhere reports whether the closure fn, started by g, is also
+// used other than by go statements (stored, passed, called).
+func (e *engine) startedElsewhere(fn *ssa.Function, g *ssa.Go) bool {
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return fn.Parent() != nil
+	}
+	for _, r := range *mc.Referrers() {
+		if other, ok := r.(*ssa.Go); !ok || other.Call.Value != mc {
+			return true
+		}
+	}
+	return false
 }

@@ -692,3 +692,38 @@ func (l *Lessor) Renew(id int) {
 		l.cp(id)
 	}
 }
+
+// A lock handed to the goroutine that unlocks it is not leaked.
+type Hub struct {
+	mu   sync.Mutex
+	subs []int
+}
+
+func (h *Hub) Subscribe() {
+	h.mu.Lock()
+	go func() {
+		defer h.mu.Unlock()
+		h.subs = append(h.subs, 1)
+	}()
+}
+
+// A lock type's own RLock returns holding its inner lock on one path on
+// purpose.
+type BiasedMutex struct {
+	rw   sync.RWMutex
+	fast bool
+}
+
+func (m *BiasedMutex) RLock() bool {
+	if m.fast {
+		return true
+	}
+	m.rw.RLock()
+	return false
+}
+
+func (m *BiasedMutex) RUnlock(fast bool) {
+	if !fast {
+		m.rw.RUnlock()
+	}
+}

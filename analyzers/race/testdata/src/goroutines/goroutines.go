@@ -567,3 +567,57 @@ func CollectAll(xs []bool) {
 	}
 	wg.Wait()
 }
+
+// A Hub's Subscribe locks and hands the lock to the goroutine it starts,
+// which unlocks it when done: what the goroutine does before that is
+// under the lock.
+type Hub struct {
+	mu   sync.Mutex
+	subs []int
+}
+
+// Subscribe adds a subscriber, in the background when async.
+func (h *Hub) Subscribe(async bool) {
+	h.mu.Lock()
+	if !async {
+		defer h.mu.Unlock()
+		h.add(1)
+		return
+	}
+	go func() {
+		defer h.mu.Unlock()
+		h.add(2)
+	}()
+}
+
+func (h *Hub) add(v int) { h.subs = append(h.subs, v) }
+
+// Count counts under the lock.
+func (h *Hub) Count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
+}
+
+// A Board's Post unlocks before its goroutine writes: a race.
+type Board struct {
+	mu    sync.Mutex
+	posts []int
+}
+
+// Post adds v in the background.
+func (b *Board) Post(v int) {
+	b.mu.Lock()
+	b.posts = append(b.posts, 0)
+	b.mu.Unlock()
+	go func() {
+		b.posts = append(b.posts, v) // want `possible data race: \(goroutines.Board\).posts is written by goroutine \(\*goroutines.Board\).Post\$1`
+	}()
+}
+
+// Len counts under the lock.
+func (b *Board) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.posts)
+}
