@@ -2,6 +2,7 @@ package race
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -66,6 +67,12 @@ func (e *escapes) reallocated(alloc *ssa.Alloc, p, instr ssa.Instruction) bool {
 // into an object root alone holds (c.f = c.m, c.g.h = c.m with c.g a
 // new object only stored in c): that keeps it where it already is.
 func escapePoints(root *ssa.Alloc, v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
+	return escapeWalk(root, v, depth, true, out)
+}
+
+// escapeWalk is escapePoints; without carry, a store into a new object
+// is an escape point itself (ownedBy asks where an object is stored).
+func escapeWalk(root *ssa.Alloc, v ssa.Value, depth int, carry bool, out []ssa.Instruction) []ssa.Instruction {
 	refs := v.Referrers()
 	if refs == nil || depth > maxTraceDepth {
 		return out
@@ -75,7 +82,7 @@ func escapePoints(root *ssa.Alloc, v ssa.Value, depth int, out []ssa.Instruction
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert, *ssa.MakeClosure, *ssa.Phi:
 			// A closure that captures it (a method value bound to it, a
 			// callback) carries it: published only where the closure is.
-			out = escapePoints(root, r.(ssa.Value), depth+1, out)
+			out = escapeWalk(root, r.(ssa.Value), depth+1, carry, out)
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.TypeAssert, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
@@ -87,12 +94,18 @@ func escapePoints(root *ssa.Alloc, v ssa.Value, depth int, out []ssa.Instruction
 				// only where a load of it is.
 				for _, lr := range *local.Referrers() {
 					if load, ok := lr.(*ssa.UnOp); ok && load.X == local {
-						out = escapePoints(root, load, depth+1, out)
+						out = escapeWalk(root, load, depth+1, carry, out)
 					}
 				}
 				break
 			}
 			if ownedBy(r.Addr, root, 0) {
+				break
+			}
+			if x := newObjectOf(r.Addr); carry && x != nil && x != root {
+				// Stored into a new object (&ctx{db}): published where
+				// that object is.
+				out = carrierEscapes(root, x, depth+1, out)
 				break
 			}
 			out = append(out, r)
@@ -190,7 +203,7 @@ func ownedBy(addr ssa.Value, root *ssa.Alloc, depth int) bool {
 			if !ok {
 				return false
 			}
-			for _, p := range escapePoints(obj, obj, depth+1, nil) {
+			for _, p := range escapeWalk(obj, obj, depth+1, false, nil) {
 				if p != st {
 					return false
 				}
@@ -211,6 +224,52 @@ func fieldAddrs(fa *ssa.FieldAddr) []*ssa.FieldAddr {
 		for _, instr := range b.Instrs {
 			if o, ok := instr.(*ssa.FieldAddr); ok && o.Field == fa.Field && storedOnce(o.X) == base {
 				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// newObjectOf returns the object allocated in the function that addr is
+// the address of a field (or array element) of, or nil.
+func newObjectOf(addr ssa.Value) *ssa.Alloc {
+	for i := 0; i <= maxTraceDepth; i++ {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			if _, isArray := derefType(a.X.Type()).Underlying().(*types.Array); !isArray {
+				return nil // a slice's backing array may be shared
+			}
+			addr = a.X
+		case *ssa.Alloc:
+			if i == 0 {
+				return nil // a variable, not an object's field
+			}
+			return a
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// carrierEscapes lists the escape points of root through x, a new object
+// holding it: those of x itself, and those of what is loaded back from
+// x's fields (go t.work(), with t := &Task{work: closure}).
+func carrierEscapes(root *ssa.Alloc, x *ssa.Alloc, depth int, out []ssa.Instruction) []ssa.Instruction {
+	if depth > maxTraceDepth {
+		return out
+	}
+	out = escapePoints(root, x, depth, out)
+	for _, r := range *x.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			if load, ok := u.(*ssa.UnOp); ok && load.Op == token.MUL {
+				out = escapePoints(root, load, depth+1, out)
 			}
 		}
 	}

@@ -424,3 +424,40 @@ func (l *Loader) SetLimit(n int) {
 	l.limit = n
 	l.mu.Unlock()
 }
+
+// A DB is built by Open, which puts a pointer to it into a new context
+// object handed to a helper: that is not publication; the go statement
+// is.
+type DB struct {
+	mu   sync.Mutex
+	less func(a, b int) bool
+	file string
+}
+
+type dbContext struct{ db *DB }
+
+func lessIn(ctx *dbContext) func(a, b int) bool {
+	return func(a, b int) bool { return ctx.db != nil && a < b }
+}
+
+// Open opens the database at path.
+func Open(path string) *DB {
+	db := &DB{}
+	db.less = lessIn(&dbContext{db})
+	db.file = path
+	go db.background()
+	return db
+}
+
+func (db *DB) background() {
+	db.mu.Lock()
+	_ = db.file
+	db.mu.Unlock()
+}
+
+// Close forgets the file.
+func (db *DB) Close() {
+	db.mu.Lock()
+	db.file = ""
+	db.mu.Unlock()
+}
