@@ -13,7 +13,7 @@ import (
 // in a closure, starts a goroutine with it) can execute before.
 type escapes struct {
 	fn     *ssa.Function
-	points map[*ssa.Alloc][]ssa.Instruction
+	points map[ssa.Value][]ssa.Instruction
 	reach  map[*ssa.BasicBlock][]bool // blocks reachable from a block's successors
 	index  map[ssa.Instruction]int    // position of each instruction in its block
 
@@ -27,10 +27,11 @@ func newEscapes(fn *ssa.Function, locked func(ssa.Instruction) bool) *escapes {
 }
 
 // before reports whether instr executes before alloc escapes on every
-// path.
-func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
+// path. alloc is an *ssa.Alloc of the function, or the result of a call
+// of a function that returns a new object (see checker.fresh).
+func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
 	if e.points == nil {
-		e.points = map[*ssa.Alloc][]ssa.Instruction{}
+		e.points = map[ssa.Value][]ssa.Instruction{}
 		e.reach = map[*ssa.BasicBlock][]bool{}
 	}
 	pts, ok := e.points[alloc]
@@ -50,11 +51,12 @@ func (e *escapes) before(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 // runs alloc again, so that instr touches a new object, not the one that
 // escaped at p (a constructor filling a slice with new values in a loop):
 // alloc comes before instr in instr's block, and p is not between them.
-func (e *escapes) reallocated(alloc *ssa.Alloc, p, instr ssa.Instruction) bool {
-	if alloc.Block() != instr.Block() || e.indexOf(alloc) > e.indexOf(instr) {
+func (e *escapes) reallocated(alloc ssa.Value, p, instr ssa.Instruction) bool {
+	a, ok := alloc.(ssa.Instruction)
+	if !ok || a.Block() != instr.Block() || e.indexOf(a) > e.indexOf(instr) {
 		return false
 	}
-	return p.Block() != instr.Block() || e.indexOf(p) < e.indexOf(alloc) || e.indexOf(p) > e.indexOf(instr)
+	return p.Block() != instr.Block() || e.indexOf(p) < e.indexOf(a) || e.indexOf(p) > e.indexOf(instr)
 }
 
 // escapePoints lists the instructions through which pointer v, or an
@@ -66,13 +68,13 @@ func (e *escapes) reallocated(alloc *ssa.Alloc, p, instr ssa.Instruction) bool {
 // not modelled). Nor is storing it into the object root itself, or
 // into an object root alone holds (c.f = c.m, c.g.h = c.m with c.g a
 // new object only stored in c): that keeps it where it already is.
-func escapePoints(root *ssa.Alloc, v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
+func escapePoints(root ssa.Value, v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
 	return escapeWalk(root, v, depth, true, out)
 }
 
 // escapeWalk is escapePoints; without carry, a store into a new object
 // is an escape point itself (ownedBy asks where an object is stored).
-func escapeWalk(root *ssa.Alloc, v ssa.Value, depth int, carry bool, out []ssa.Instruction) []ssa.Instruction {
+func escapeWalk(root ssa.Value, v ssa.Value, depth int, carry bool, out []ssa.Instruction) []ssa.Instruction {
 	refs := v.Referrers()
 	if refs == nil || depth > maxTraceDepth {
 		return out
@@ -165,7 +167,7 @@ func (e *escapes) indexOf(instr ssa.Instruction) int {
 // a field of an object that only root holds: a new object whose only
 // escape is being stored into a field of root (the composite literal
 // &T{g: &G{}} of a constructor).
-func ownedBy(addr ssa.Value, root *ssa.Alloc, depth int) bool {
+func ownedBy(addr ssa.Value, root ssa.Value, depth int) bool {
 	if depth > maxTraceDepth {
 		return false
 	}
@@ -257,7 +259,7 @@ func newObjectOf(addr ssa.Value) *ssa.Alloc {
 // carrierEscapes lists the escape points of root through x, a new object
 // holding it: those of x itself, and those of what is loaded back from
 // x's fields (go t.work(), with t := &Task{work: closure}).
-func carrierEscapes(root *ssa.Alloc, x *ssa.Alloc, depth int, out []ssa.Instruction) []ssa.Instruction {
+func carrierEscapes(root ssa.Value, x *ssa.Alloc, depth int, out []ssa.Instruction) []ssa.Instruction {
 	if depth > maxTraceDepth {
 		return out
 	}
@@ -274,4 +276,82 @@ func carrierEscapes(root *ssa.Alloc, x *ssa.Alloc, depth int, out []ssa.Instruct
 		}
 	}
 	return out
+}
+
+// freshBase returns the call that addr (a field's address, or a map
+// loaded from one) is reached from when that call returns a new object
+// (see fresh): clone := newScope(...); clone.services[k] = v.
+func (c *checker) freshBase(addr ssa.Value) *ssa.Call {
+	for i := 0; i <= maxTraceDepth; i++ {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return nil
+			}
+			addr = a.X
+		case *ssa.Call:
+			if callee := a.Call.StaticCallee(); callee != nil && c.fresh(callee, 0) {
+				return a
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// fresh reports whether fn, a function of the package, returns as its
+// first result a new object that nothing else holds: on every return an
+// object it allocates (&T{...}, or a copy: sl := *l; return &sl), or the
+// result of a call of such a function, that has not escaped otherwise.
+func (c *checker) fresh(fn *ssa.Function, depth int) bool {
+	if r, ok := c.freshFuncs[fn]; ok {
+		return r
+	}
+	if depth > 3 || !c.isLocal(fn) || fn.Signature.Results().Len() == 0 {
+		return false
+	}
+	if _, ok := fn.Signature.Results().At(0).Type().Underlying().(*types.Pointer); !ok {
+		return false
+	}
+	c.freshFuncs[fn] = false // while it is being decided (recursion)
+	ok := false
+	for _, b := range fn.Blocks {
+		ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isRet {
+			continue
+		}
+		v := ret.Results[0]
+		switch v := v.(type) {
+		case *ssa.Alloc:
+			for _, p := range escapePoints(v, v, 0, nil) {
+				if _, isRet := p.(*ssa.Return); !isRet {
+					return false
+				}
+			}
+		case *ssa.Call:
+			callee := v.Call.StaticCallee()
+			if callee == nil || !c.fresh(callee, depth+1) {
+				return false
+			}
+			for _, p := range escapePoints(v, v, 0, nil) {
+				if _, isRet := p.(*ssa.Return); !isRet {
+					return false
+				}
+			}
+		case *ssa.Const:
+			if v.IsNil() {
+				continue // return nil, err
+			}
+			return false
+		default:
+			return false
+		}
+		ok = true
+	}
+	c.freshFuncs[fn] = ok
+	return ok
 }

@@ -79,7 +79,7 @@ func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, a
 		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path,
 		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
-	})
+	}, addr)
 }
 
 // addMapAccess records a read or write of the elements of map m: an
@@ -118,11 +118,11 @@ func (c *checker) addMapAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction
 		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path + "{}",
 		pos: pos, fn: fi.fn, instr: instr,
-	})
+	}, m)
 }
 
-// record completes access a of fi and adds it.
-func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *access) {
+// record completes access a of fi, made through addr, and adds it.
+func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *access, addr ssa.Value) {
 	root := a.root
 	if g, ok := root.(*ssa.Global); ok {
 		if v, ok := g.Object().(*types.Var); ok {
@@ -131,6 +131,10 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = esc.before(alloc, instr)
+	} else if root == nil {
+		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
+			a.preEscape = esc.before(call, instr)
+		}
 	}
 	fi.accesses = append(fi.accesses, a)
 }

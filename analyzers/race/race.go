@@ -31,22 +31,23 @@ var Analyzer = &analysis.Analyzer{
 
 // checker holds the state of one run of the analyzer over one package.
 type checker struct {
-	pass      *analysis.Pass
-	res       *warning.Result
-	pkg       *ssa.Package
-	funcs     []*ssa.Function
-	caps      *captures
-	locks     *lockset.Result
-	onceFuncs map[*ssa.Function]bool
-	infos     map[*ssa.Function]*funcInfo
-	sums      map[*ssa.Function]*summary
-	starts    map[token.Pos]token.Pos // selector, call and go positions -> expression start
-	impls     map[implKey][]*ssa.Function
-	reported  map[reportKey]bool
-	ctx       contexts
-	names     map[*ssa.Function]string
-	escs      map[*ssa.Function]*escapes // for freshReceiver
-	byObj     map[types.Object]*ssa.Function
+	pass       *analysis.Pass
+	res        *warning.Result
+	pkg        *ssa.Package
+	funcs      []*ssa.Function
+	caps       *captures
+	locks      *lockset.Result
+	onceFuncs  map[*ssa.Function]bool
+	infos      map[*ssa.Function]*funcInfo
+	sums       map[*ssa.Function]*summary
+	starts     map[token.Pos]token.Pos // selector, call and go positions -> expression start
+	impls      map[implKey][]*ssa.Function
+	reported   map[reportKey]bool
+	ctx        contexts
+	names      map[*ssa.Function]string
+	escs       map[*ssa.Function]*escapes // for freshReceiver
+	freshFuncs map[*ssa.Function]bool     // see fresh
+	byObj      map[types.Object]*ssa.Function
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -65,16 +66,17 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		return nil, fmt.Errorf("race: no SSA for package %s", pass.Pkg.Path())
 	}
 	c := &checker{
-		pass:     pass,
-		res:      &warning.Result{},
-		pkg:      ssaRes.Pkg,
-		funcs:    ssaRes.SrcFuncs,
-		infos:    map[*ssa.Function]*funcInfo{},
-		sums:     map[*ssa.Function]*summary{},
-		impls:    map[implKey][]*ssa.Function{},
-		reported: map[reportKey]bool{},
-		names:    map[*ssa.Function]string{},
-		escs:     map[*ssa.Function]*escapes{},
+		pass:       pass,
+		res:        &warning.Result{},
+		pkg:        ssaRes.Pkg,
+		funcs:      ssaRes.SrcFuncs,
+		infos:      map[*ssa.Function]*funcInfo{},
+		sums:       map[*ssa.Function]*summary{},
+		impls:      map[implKey][]*ssa.Function{},
+		reported:   map[reportKey]bool{},
+		names:      map[*ssa.Function]string{},
+		escs:       map[*ssa.Function]*escapes{},
+		freshFuncs: map[*ssa.Function]bool{},
 	}
 	if inGOROOT(pass) {
 		// The standard library is not analyzed: its races are not the

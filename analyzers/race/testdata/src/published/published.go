@@ -461,3 +461,53 @@ func (db *DB) Close() {
 	db.file = ""
 	db.mu.Unlock()
 }
+
+// A Scope is copied by With and Clone, which fill the new value they got
+// from newScope or copy before returning it: not shared yet.
+type Scope struct {
+	mu       sync.RWMutex
+	services map[string]int
+	implied  []string
+}
+
+func newScope() *Scope {
+	return &Scope{services: map[string]int{}}
+}
+
+func (s *Scope) copy() *Scope {
+	c := *s
+	return &c
+}
+
+// Clone copies the services under the read lock into a new scope.
+func (s *Scope) Clone() *Scope {
+	clone := newScope()
+	s.mu.RLock()
+	for k, v := range s.services {
+		clone.services[k] = v
+	}
+	s.mu.RUnlock()
+	return clone
+}
+
+// With returns a copy that implies more.
+func (s *Scope) With(args ...string) *Scope {
+	c := s.copy()
+	c.implied = append(c.implied[:len(c.implied):len(c.implied)], args...)
+	return c
+}
+
+// Set sets a service under the lock.
+func (s *Scope) Set(k string, v int) {
+	s.mu.Lock()
+	s.services[k] = v
+	s.implied = nil
+	s.mu.Unlock()
+}
+
+// Implied reads under the read lock.
+func (s *Scope) Implied() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.implied
+}
