@@ -40,14 +40,14 @@ func findingKey(dir, posn, message string) string {
 func vetEntryPoints(confirmvet, gcl, tmp string) ([]entryPoint, error) {
 	eps := []entryPoint{
 		{"confirmvet ./...", func(ctx context.Context, dir string) ([]string, error) {
-			stdout, stderr, err := runTool(ctx, dir, confirmvet, "-json", "./...")
+			stdout, stderr, err := runTool(ctx, dir, nil, confirmvet, "-json", "./...")
 			if err != nil {
 				return nil, err
 			}
 			return vetJSONKeys(dir, append(stdout, stderr...))
 		}},
 		{"go vet -vettool=confirmvet ./...", func(ctx context.Context, dir string) ([]string, error) {
-			stdout, stderr, err := runTool(ctx, dir, "go", "vet", "-json", "-vettool="+confirmvet, "./...")
+			stdout, stderr, err := runTool(ctx, dir, nil, "go", "vet", "-json", "-vettool="+confirmvet, "./...")
 			if err != nil {
 				return nil, err
 			}
@@ -61,8 +61,14 @@ func vetEntryPoints(confirmvet, gcl, tmp string) ([]entryPoint, error) {
 	if err := os.WriteFile(cfg, []byte(golangciConfig), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the golangci-lint configuration: %w", err)
 	}
+	// golangci-lint caches results by package and configuration, not by
+	// plugin build: a cache of its own keeps a rebuilt binary honest.
+	cache, err := os.MkdirTemp(tmp, "golangci-cache-")
+	if err != nil {
+		return nil, err
+	}
 	eps = append(eps, entryPoint{"golangci-lint (plugin confirm)", func(ctx context.Context, dir string) ([]string, error) {
-		stdout, _, err := runTool(ctx, dir, gcl, "run", "-c", cfg, "--output.json.path", "stdout", "./...")
+		stdout, _, err := runTool(ctx, dir, []string{"GOLANGCI_LINT_CACHE=" + cache}, gcl, "run", "-c", cfg, "--output.json.path", "stdout", "./...")
 		if err != nil {
 			return nil, err
 		}
@@ -93,9 +99,10 @@ issues:
 // runTool runs name in dir and returns its output. An exit status of 1
 // or 3 (findings printed, as go vet and the analysis drivers say) is not
 // an error; any other failure is, with the end of its output.
-func runTool(ctx context.Context, dir, name string, args ...string) (stdout, stderr []byte, err error) {
+func runTool(ctx context.Context, dir string, env []string, name string, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()

@@ -107,7 +107,6 @@ type engine struct {
 	entryBusy map[*ssa.Function]bool
 
 	callsites map[*ssa.Function][]*ssa.Call
-	gosites   map[*ssa.Function][]*ssa.Go // go statements starting a function
 	taken     map[*ssa.Function]bool
 	takenObj  map[types.Object]bool
 	invoked   map[string]bool
@@ -138,7 +137,6 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		entries:    map[*ssa.Function]Set{},
 		entryBusy:  map[*ssa.Function]bool{},
 		callsites:  map[*ssa.Function][]*ssa.Call{},
-		gosites:    map[*ssa.Function][]*ssa.Go{},
 		taken:      map[*ssa.Function]bool{},
 		takenObj:   map[types.Object]bool{},
 		invoked:    map[string]bool{},
@@ -237,9 +235,6 @@ func (e *engine) indexCalls(funcs []*ssa.Function) {
 						e.callsites[f] = append(e.callsites[f], call)
 						continue
 					}
-					if g, ok := instr.(*ssa.Go); ok && g.Call.Value == f && i == 0 {
-						e.gosites[f] = append(e.gosites[f], g)
-					}
 					e.taken[f] = true
 					if obj := f.Object(); obj != nil {
 						e.takenObj[obj] = true
@@ -262,11 +257,6 @@ func (e *engine) indexClosure(mc *ssa.MakeClosure) {
 			e.takenObj[obj] = true
 		}
 		return
-	}
-	for _, r := range *mc.Referrers() {
-		if g, ok := r.(*ssa.Go); ok && g.Call.Value == mc {
-			e.gosites[fn] = append(e.gosites[fn], g)
-		}
 	}
 	for _, r := range *mc.Referrers() {
 		call, ok := r.(*ssa.Call)
@@ -365,18 +355,8 @@ func (e *engine) entry(fn *ssa.Function) Set {
 	if s, ok := e.entries[fn]; ok {
 		return s
 	}
-	if e.entryBusy[fn] {
-		return nil
-	}
-	if !e.eligible(fn) {
-		if len(e.gosites[fn]) == 0 || e.entryBusy[fn] {
-			return nil
-		}
-		e.entryBusy[fn] = true
-		acc := e.handedOver(fn)
-		delete(e.entryBusy, fn)
-		e.entries[fn] = acc
-		return acc
+	if !e.eligible(fn) || e.entryBusy[fn] {
+		return e.released(fn, nil)
 	}
 	e.entryBusy[fn] = true
 	var acc Set
@@ -393,8 +373,26 @@ func (e *engine) entry(fn *ssa.Function) Set {
 		}
 	}
 	delete(e.entryBusy, fn)
+	acc = e.released(fn, acc)
 	e.entries[fn] = acc
 	return acc
+}
+
+// released adds to entry, fn's entry lockset, the locks fn releases
+// without having acquired them (its summary's Releases): it runs with
+// them held until it releases them, whoever took them (a caller, or the
+// goroutine that handed them over: mu.Lock(); go func() { ...;
+// mu.Unlock() }(); a function named fooAndUnlock).
+func (e *engine) released(fn *ssa.Function, entry Set) Set {
+	for _, it := range e.summary(fn).Releases {
+		if it.Param > 0 {
+			continue // a lock named after a parameter: its callers' to name
+		}
+		if _, held := entry.remove(it.Class, it.Mode, it.Inst); !held {
+			entry = entry.add(Lock{Item: it, Inherited: true})
+		}
+	}
+	return entry
 }
 
 // solve computes the must-held lockset at the entry of every block of fn,
@@ -1046,64 +1044,4 @@ func (e *engine) handOff(st *state, g *ssa.Go, obs *observer) {
 			}
 		}
 	}
-}
-
-// handedOver returns the entry lockset of fn when it only runs as a
-// goroutine (see handOff): the locks it releases without acquiring them
-// that every go statement starting it holds. Only the goroutines a
-// function value is made for in place, or a named function started
-// directly, are known; fn must not run otherwise.
-func (e *engine) handedOver(fn *ssa.Function) Set {
-	if fn.Synthetic != "" || len(e.callsites[fn]) > 0 {
-		return nil
-	}
-	if fn.Parent() == nil {
-		if obj := fn.Object(); obj == nil || e.takenObj[obj] || ast.IsExported(fn.Name()) {
-			return nil
-		}
-	}
-	rel := e.summary(fn).Releases
-	if len(rel) == 0 {
-		return nil
-	}
-	var acc Set
-	for i, g := range e.gosites[fn] {
-		if e.startedElsewhere(fn, g) {
-			return nil
-		}
-		caller := e.finalFlow(g.Parent())
-		var m Set
-		for _, l := range e.toCallee(caller.heldBefore(e, g), &g.Call) {
-			for _, it := range rel {
-				if it.Class == l.Class && it.Mode == l.Mode && (it.Inst == l.Inst || it.Inst == "" || l.Inst == "") {
-					m = m.add(l)
-					break
-				}
-			}
-		}
-		if i == 0 {
-			acc = m
-		} else {
-			acc = acc.intersect(m)
-		}
-		if len(acc) == 0 {
-			return nil
-		}
-	}
-	return acc
-}
-
-// startedElsewhere reports whether the closure fn, started by g, is also
-// used other than by go statements (stored, passed, called).
-func (e *engine) startedElsewhere(fn *ssa.Function, g *ssa.Go) bool {
-	mc, ok := g.Call.Value.(*ssa.MakeClosure)
-	if !ok {
-		return fn.Parent() != nil
-	}
-	for _, r := range *mc.Referrers() {
-		if other, ok := r.(*ssa.Go); !ok || other.Call.Value != mc {
-			return true
-		}
-	}
-	return false
 }
