@@ -32,8 +32,8 @@ type checker struct {
 	local   []Edge
 	writers map[string]bool
 	traces  map[*ssa.Function]*lockset.Trace
-	started map[*ssa.Function]bool // functions started by go statements
-	handed  map[string]bool        // see handedOff
+	started map[*ssa.Function][]*ssa.Function // functions started by go statements, and by whom
+	handed  map[*ssa.Function]map[string]bool // see handedOff
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -150,15 +150,16 @@ func (c *checker) addEdge(fn *ssa.Function, h lockset.Lock, a lockset.Acquisitio
 	c.local = append(c.local, e)
 }
 
-// goTargets returns the functions that go statements of funcs start.
-func goTargets(funcs []*ssa.Function) map[*ssa.Function]bool {
-	out := map[*ssa.Function]bool{}
+// goTargets returns the functions that go statements of funcs start,
+// with the functions whose go statements start them.
+func goTargets(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
+	out := map[*ssa.Function][]*ssa.Function{}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if g, ok := instr.(*ssa.Go); ok {
 					if callee := g.Call.StaticCallee(); callee != nil {
-						out[callee] = true
+						out[callee] = append(out[callee], fn)
 					}
 				}
 			}
@@ -169,7 +170,7 @@ func goTargets(funcs []*ssa.Function) map[*ssa.Function]bool {
 
 // goroutine names the goroutine fn runs in when a go statement starts it.
 func (c *checker) goroutine(fn *ssa.Function) string {
-	if c.started[fn] {
+	if len(c.started[fn]) > 0 {
 		return lockset.FuncName(fn)
 	}
 	return ""

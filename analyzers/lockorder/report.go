@@ -239,7 +239,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := l.Class + "\x00" + l.Mode.String()
-			if l.Inherited || skip[key] || c.handedOff()[l.Class] {
+			if l.Inherited || skip[key] || c.handedOff(fn)[l.Class] {
 				continue
 			}
 			skip[key] = true // report each lock once
@@ -380,20 +380,39 @@ func isLockMethod(fn *ssa.Function) bool {
 	return false
 }
 
-// handedOff returns the lock classes that a goroutine of the package
+// handedOff returns the lock classes that a goroutine started in fn's
+// top-level function (by fn, or by a closure of the same declaration)
 // releases without having acquired them: locks handed from one goroutine
 // to another (locked by a test's server goroutine, unlocked by its
 // client; a spawner's lock unlocked by the goroutine it starts). A
-// return still holding one is not a leak.
-func (c *checker) handedOff() map[string]bool {
-	if c.handed != nil {
-		return c.handed
+// return of fn still holding one is not a leak.
+func (c *checker) handedOff(fn *ssa.Function) map[string]bool {
+	top := outermost(fn)
+	if h, ok := c.handed[top]; ok {
+		return h
 	}
-	c.handed = map[string]bool{}
-	for fn := range c.started {
-		for _, it := range c.ls.Summary(fn).Releases {
-			c.handed[it.Class] = true
+	h := map[string]bool{}
+	for g, spawners := range c.started {
+		for _, s := range spawners {
+			if outermost(s) != top {
+				continue
+			}
+			for _, it := range c.ls.Summary(g).Releases {
+				h[it.Class] = true
+			}
 		}
 	}
-	return c.handed
+	if c.handed == nil {
+		c.handed = map[*ssa.Function]map[string]bool{}
+	}
+	c.handed[top] = h
+	return h
+}
+
+// outermost returns the declared function that fn is, or is nested in.
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
 }

@@ -245,7 +245,7 @@ func (c *checker) heldBefore(instr ssa.Instruction) heldSet {
 	}
 	locks := make([]heldLock, 0, len(set)+len(neutral))
 	for _, l := range set {
-		locks = append(locks, heldLock{Class: l.Class, Read: l.Mode == lockset.Read})
+		locks = append(locks, heldLock{Class: l.Class, Read: l.Mode == lockset.Read, Assumed: l.Assumed})
 	}
 	for _, it := range neutral {
 		locks = append(locks, heldLock{Class: it.Class, Read: it.Mode == lockset.Read})

@@ -99,7 +99,8 @@ func (c *checker) checkObjectGuard(accs []*access) {
 
 // inferGuard returns the lock class that the most functions accessing an
 // object hold at all their accesses to it, how many functions do, and
-// how many functions access the object.
+// how many functions access the object. A lock a function only assumes
+// held (heldLock.Assumed) is no evidence of what guards the object.
 func inferGuard(accs []*access) (guard string, guarded, funcs int) {
 	perFunc := map[*ssa.Function]heldSet{}
 	for _, a := range accs {
@@ -112,7 +113,9 @@ func inferGuard(accs []*access) (guard string, guarded, funcs int) {
 	count := map[string]int{}
 	for _, h := range perFunc {
 		for _, l := range h {
-			count[l.Class]++
+			if !l.Assumed {
+				count[l.Class]++
+			}
 		}
 	}
 	for class, n := range count {

@@ -9,6 +9,9 @@ import (
 type heldLock struct {
 	Class string // lock class in reviewer words, e.g. "(counter.Counter).mu"
 	Read  bool   // held by RLock only
+	// Assumed: held only because a function releases it without
+	// acquiring it (lockset.Lock.Assumed): no evidence of a guard.
+	Assumed bool `json:",omitempty"`
 }
 
 // A heldSet is the set of lock classes held at a program point, sorted by
@@ -28,6 +31,7 @@ func makeHeldSet(locks []heldLock) heldSet {
 		last := &out[len(out)-1]
 		if l.Class == last.Class {
 			last.Read = last.Read && l.Read
+			last.Assumed = last.Assumed && l.Assumed
 			continue
 		}
 		out = append(out, l)
@@ -117,7 +121,7 @@ func intersect(a, b heldSet) heldSet {
 	for _, x := range a {
 		for _, y := range b {
 			if x.Class == y.Class {
-				out = append(out, heldLock{Class: x.Class, Read: x.Read || y.Read})
+				out = append(out, heldLock{Class: x.Class, Read: x.Read || y.Read, Assumed: x.Assumed || y.Assumed})
 			}
 		}
 	}

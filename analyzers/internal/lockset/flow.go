@@ -389,7 +389,7 @@ func (e *engine) released(fn *ssa.Function, entry Set) Set {
 			continue // a lock named after a parameter: its callers' to name
 		}
 		if _, held := entry.remove(it.Class, it.Mode, it.Inst); !held {
-			entry = entry.add(Lock{Item: it, Inherited: true})
+			entry = entry.add(Lock{Item: it, Inherited: true, Assumed: true})
 		}
 	}
 	return entry

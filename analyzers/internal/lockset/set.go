@@ -49,6 +49,10 @@ type Lock struct {
 	// Inherited is set for locks held on entry: the function is only
 	// called with them held (see the package documentation).
 	Inherited bool
+	// Assumed is set for a lock held on entry only because the function,
+	// or one of its callers, releases it without acquiring it: its
+	// callers are meant to hold it (see released).
+	Assumed bool
 
 	key string // cached Item.Key
 }

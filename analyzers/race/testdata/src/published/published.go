@@ -511,3 +511,38 @@ func (s *Scope) Implied() []string {
 	defer s.mu.RUnlock()
 	return s.implied
 }
+
+// A Meter's DrainAndUnlock unlocks the lock its caller took: it runs
+// under the lock until it releases it. ResetAndUnlock writes after the
+// release.
+type Meter struct {
+	mu   sync.Mutex
+	size int
+}
+
+// Add counts one and drains.
+func (m *Meter) Add() {
+	m.mu.Lock()
+	m.size++
+	m.DrainAndUnlock()
+}
+
+// DrainAndUnlock empties the meter and unlocks it; the caller holds the
+// lock.
+func (m *Meter) DrainAndUnlock() {
+	m.size = 0
+	m.mu.Unlock()
+}
+
+// ResetAndUnlock unlocks, then resets: a race.
+func (m *Meter) ResetAndUnlock() {
+	m.mu.Unlock()
+	m.size = 0 // want `possible data race: \(\*published.Meter\).ResetAndUnlock writes \(published.Meter\).size without holding \(published.Meter\).mu`
+}
+
+// Size reads under the lock.
+func (m *Meter) Size() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.size
+}
