@@ -39,6 +39,11 @@ func (c *Classifier) Op(common *ssa.CallCommon) (Op, bool) {
 		if !ok || kind == OpTryAcquire {
 			return Op{}, false
 		}
+		if sig, isSig := common.Method.Type().(*types.Signature); !isSig || sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+			// Not sync.Locker's Lock(): a distributed lock's
+			// Lock(ctx, key) (Lock, error), a lock service's API.
+			return Op{}, false
+		}
 		r, ok := c.locker(common.Value, 0)
 		if !ok {
 			return Op{}, false

@@ -727,3 +727,23 @@ func (m *BiasedMutex) RUnlock(fast bool) {
 		m.rw.RUnlock()
 	}
 }
+
+// A distributed locker's Lock(ctx, key) returns a handle to unlock: not
+// sync.Locker's Lock, and the error path holds nothing.
+type Handle interface{ Unlock(key string) error }
+
+type Locker interface {
+	Lock(key string) (Handle, error)
+}
+
+type Job struct{ locker Locker }
+
+func (j *Job) Run(key string, f func()) error {
+	h, err := j.locker.Lock(key)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = h.Unlock(key) }()
+	f()
+	return nil
+}
