@@ -728,22 +728,24 @@ func (m *BiasedMutex) RUnlock(fast bool) {
 	}
 }
 
-// A distributed locker's Lock(ctx, key) returns a handle to unlock: not
-// sync.Locker's Lock, and the error path holds nothing.
-type Handle interface{ Unlock(key string) error }
-
+// A distributed locker's Lock(key) and Unlock(key) are not sync.Locker's:
+// the error path of Lock holds nothing.
 type Locker interface {
-	Lock(key string) (Handle, error)
+	Lock(key string) error
+	Unlock(key string) error
 }
 
 type Job struct{ locker Locker }
 
 func (j *Job) Run(key string, f func()) error {
-	h, err := j.locker.Lock(key)
-	if err != nil {
+	if err := j.locker.Lock(key); err != nil {
 		return err
 	}
-	defer func() { _ = h.Unlock(key) }()
 	f()
-	return nil
+	return j.locker.Unlock(key)
+}
+
+// WithLocker sets the job's locker.
+func WithLocker(l Locker) func(*Job) {
+	return func(j *Job) { j.locker = l }
 }
