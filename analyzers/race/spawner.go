@@ -76,27 +76,43 @@ func (sp *spawner) definedInLoop(v ssa.Value, g ssa.Instruction) bool {
 }
 
 // ordered reports whether instr, after go statement g, is ordered after
-// everything the goroutine does before it signals: some wait (channel
-// receive, select, WaitGroup.Wait, or a call that waits: a semaphore's
-// Acquire) that follows g dominates instr.
+// everything the goroutine does before it signals: every path from g to
+// instr passes a wait (channel receive, select, WaitGroup.Wait, or a call
+// that waits: a semaphore's Acquire). A wait that dominates instr is the
+// usual case; a loop whose next iteration writes what the last one's
+// goroutines read, after waiting for them, is the other.
 func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
-	if !g.signals {
+	if !g.signals || len(sp.waits) == 0 {
 		return false
 	}
+	isWait := make(map[ssa.Instruction]bool, len(sp.waits))
 	for _, w := range sp.waits {
-		if w == instr || !sp.after(g.stmt, w) || !dominates(sp, w, instr) {
-			continue
+		if w != instr {
+			isWait[w] = true
 		}
-		return true
 	}
-	return false
-}
-
-func dominates(sp *spawner, w, instr ssa.Instruction) bool {
-	if w.Block() == instr.Block() {
-		return sp.index[w] < sp.index[instr]
+	seen := make([]bool, len(sp.fi.fn.Blocks))
+	var reaches func(b *ssa.BasicBlock, from int) bool
+	reaches = func(b *ssa.BasicBlock, from int) bool {
+		for _, x := range b.Instrs[from:] {
+			if x == instr {
+				return true
+			}
+			if isWait[x] {
+				return false
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				if reaches(s, 0) {
+					return true
+				}
+			}
+		}
+		return false
 	}
-	return w.Block().Dominates(instr.Block())
+	return !reaches(g.stmt.Block(), sp.index[g.stmt]+1)
 }
 
 // accessesAfter returns the spawner's accesses, its own and those of the

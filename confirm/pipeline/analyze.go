@@ -108,7 +108,7 @@ func analyze(opts Options) ([]*warning.Warning, []PackageError, *loaded, error) 
 	for _, qs := range ld.importers {
 		slices.Sort(qs)
 	}
-	graph, err := checker.Analyze(Analyzers, kept, nil)
+	graph, err := checker.Analyze(Analyzers, vetRoots(kept), nil)
 	if err != nil {
 		return nil, pkgErrs, nil, fmt.Errorf("analyzing: %w", err)
 	}
@@ -185,4 +185,27 @@ func absDir(dir string) (string, error) {
 		return "", fmt.Errorf("%s is not a directory", dir)
 	}
 	return abs, nil
+}
+
+// vetRoots returns the packages whose warnings are reported, as go vet
+// chooses them: a package with tests in its own package is analyzed as
+// its test variant "p [p.test]" (the same files and the tests) and not
+// also alone; a package with only external tests is analyzed alone and
+// with its external test package. So confirm ./... and go vet
+// -vettool=confirmvet ./... report the same warnings.
+func vetRoots(pkgs []*packages.Package) []*packages.Package {
+	variant := make(map[string]bool)
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.ID, " ["+p.PkgPath+".test]") {
+			variant[p.PkgPath] = true
+		}
+	}
+	var out []*packages.Package
+	for _, p := range pkgs {
+		if p.ID == p.PkgPath && variant[p.PkgPath] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -621,3 +621,36 @@ func (b *Board) Len() int {
 	defer b.mu.Unlock()
 	return len(b.posts)
 }
+
+// Rounds: each round's goroutines read the window the loop set before
+// starting them, and the next round writes it only after waiting for
+// them. RoundsEarly writes it while they may still run.
+func Rounds(n int, read func(int)) {
+	window := 0
+	for r := 0; r < n; r++ {
+		window += 10
+		var wg sync.WaitGroup
+		for i := 0; i < 4; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				read(window)
+			}()
+		}
+		wg.Wait()
+	}
+}
+
+func RoundsEarly(n int, read func(int)) {
+	window := 0
+	var wg sync.WaitGroup
+	for r := 0; r < n; r++ {
+		window += 10
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			read(window) // want `possible data race: captured variable window in goroutines.RoundsEarly is read by goroutine goroutines.RoundsEarly\$1 and written by goroutines.RoundsEarly`
+		}()
+	}
+	wg.Wait()
+}
