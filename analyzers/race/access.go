@@ -46,6 +46,18 @@ type access struct {
 	// handed (the callee was chosen among the implementations): bound at
 	// a call that passes a value of another concrete type, it is dropped.
 	dyn string
+
+	// conds are the values of boolean parameters of fn the access needs
+	// (it runs only where if mut { ... } took that branch); bound at a
+	// call passing a constant that contradicts one, it is dropped.
+	conds []paramCond
+}
+
+// A paramCond is a boolean parameter (index in Params) and the value it
+// must have.
+type paramCond struct {
+	param int
+	want  bool
 }
 
 // loc is the key under which accesses to the same memory match: the

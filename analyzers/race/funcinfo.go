@@ -129,6 +129,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 			a.global = globalKey(v)
 		}
 	}
+	a.conds = c.paramConds(instr)
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = esc.before(alloc, instr)
 	} else if root == nil {

@@ -90,7 +90,7 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 	byLoc := map[loc][]*access{}
 	for _, a := range g.accesses {
-		if sp.definedInLoop(a.root, g.stmt) {
+		if unrooted(a) || sp.definedInLoop(a.root, g.stmt) || c.goroutineOwn(a.root, sp.fi.fn) {
 			continue
 		}
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
@@ -111,10 +111,16 @@ func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 // checkPair reports memory shared by two goroutines of one spawner.
 func (c *checker) checkPair(g, h *goroutine) {
 	byLoc := map[loc][]*access{}
+	spawner := g.stmt.Parent()
 	for _, a := range h.accesses {
-		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) {
+			byLoc[a.loc()] = append(byLoc[a.loc()], a)
+		}
 	}
 	for _, a := range g.accesses {
+		if unrooted(a) || c.goroutineOwn(a.root, spawner) {
+			continue
+		}
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
 			c.reportShared(a, "goroutine "+g.name, g.name, b, "goroutine "+h.name, h.name)
 		}
@@ -226,6 +232,26 @@ func (c *checker) waits(fn *ssa.Function) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// unrooted reports whether a's memory is not known from a variable,
+// parameter or package-level variable (a goroutine's accesses match only
+// through those).
+func unrooted(a *access) bool { return a.root == nil && a.global == "" }
+
+// goroutineOwn reports whether root, the root of a goroutine's access, is
+// an object the goroutine makes itself: allocated in its own functions
+// (not the spawner's), or returned new by a call there (tr2 := tr.Copy()).
+// Every instance of the goroutine has its own.
+func (c *checker) goroutineOwn(root ssa.Value, spawner *ssa.Function) bool {
+	switch r := root.(type) {
+	case *ssa.Alloc:
+		return r.Parent() != spawner
+	case *ssa.Call:
+		callee := r.Call.StaticCallee()
+		return r.Parent() != spawner && callee != nil && c.fresh(callee, 0)
 	}
 	return false
 }

@@ -1,6 +1,8 @@
 package race
 
 import (
+	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -37,6 +39,7 @@ type summaryKey struct {
 	loc   loc
 	write bool
 	held  string
+	conds string
 }
 
 // summary returns the summary of fn, computing it on first use. A
@@ -69,7 +72,7 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		if len(s.accesses) >= maxSummary || !sharedRoot(a, fn) {
 			return
 		}
-		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String()}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: fmt.Sprint(a.conds)}
 		if !seen[k] {
 			seen[k] = true
 			s.accesses = append(s.accesses, a)
@@ -325,7 +328,73 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	if !dynMatches(&a, arg) {
 		return nil
 	}
+	conds, ok := bindConds(e.conds, fn, cs.instr.Common())
+	if !ok {
+		return nil
+	}
+	a.conds = append(conds, c.paramConds(cs.instr)...)
 	return c.rebase(&a, arg, e.path)
+}
+
+// bindConds translates the parameter conditions of a callee's access to
+// the caller fn at a call: a constant argument satisfies its condition or
+// makes the access impossible (ok false); a parameter of fn passed on
+// carries the condition to fn; any other argument settles nothing.
+func bindConds(conds []paramCond, fn *ssa.Function, call *ssa.CallCommon) ([]paramCond, bool) {
+	var out []paramCond
+	for _, pc := range conds {
+		switch arg := argument(call, pc.param).(type) {
+		case *ssa.Const:
+			if arg.Value != nil && arg.Value.Kind() == constant.Bool && constant.BoolVal(arg.Value) != pc.want {
+				return nil, false
+			}
+		case *ssa.Parameter:
+			if i := indexOfParam(fn, arg); i >= 0 {
+				out = append(out, paramCond{param: i, want: pc.want})
+			}
+		}
+	}
+	return out, true
+}
+
+// paramConds returns the conditions on fn's boolean parameters under
+// which instr runs: each block dominating it that is entered only from
+// an if on a parameter (if mut { ... }, if !mut { ... }).
+func (c *checker) paramConds(instr ssa.Instruction) []paramCond {
+	fn := instr.Parent()
+	if fn == nil || instr.Block() == nil || !hasBoolParam(fn) {
+		return nil
+	}
+	var out []paramCond
+	for d := instr.Block(); d != nil; d = d.Idom() {
+		if len(d.Preds) != 1 {
+			continue
+		}
+		p := d.Preds[0]
+		ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		cond, neg := ifi.Cond, false
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond, neg = u.X, true
+		}
+		prm, ok := cond.(*ssa.Parameter)
+		if !ok || prm.Parent() != fn {
+			continue
+		}
+		out = append(out, paramCond{param: indexOfParam(fn, prm), want: (d == p.Succs[0]) != neg})
+	}
+	return out
+}
+
+func hasBoolParam(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			return true
+		}
+	}
+	return false
 }
 
 // dynMatches reports whether access a, bound to argument arg, can happen:

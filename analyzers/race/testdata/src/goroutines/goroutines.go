@@ -654,3 +654,47 @@ func RoundsEarly(n int, read func(int)) {
 	}
 	wg.Wait()
 }
+
+// A cowTree's load copies a node only when asked to mutate: readers pass
+// false and never write. Readers only read; Writers race.
+type cowNode struct{ owner int }
+
+type cowTree struct {
+	root  *cowNode
+	owner int
+}
+
+func (t *cowTree) load(cn **cowNode, mut bool) *cowNode {
+	if mut && (*cn).owner != t.owner {
+		*cn = &cowNode{owner: t.owner} // want `possible data race: \*cn in \(\*goroutines.cowTree\).load is written by goroutine goroutines.Writers\$1`
+	}
+	return *cn // want `possible data race: \*cn in \(\*goroutines.cowTree\).load is read by goroutine goroutines.Writers\$1`
+}
+
+func (t *cowTree) get() int { return t.load(&t.root, false).owner }
+
+func (t *cowTree) set(v int) { t.load(&t.root, true).owner = v }
+
+func Readers(t *cowTree) {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.get()
+		}()
+	}
+	wg.Wait()
+}
+
+func Writers(t *cowTree) {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.set(i)
+		}()
+	}
+	wg.Wait()
+}
