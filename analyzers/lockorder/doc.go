@@ -22,8 +22,9 @@
 //   - a mutex locked again while it is held (double-lock): Go mutexes are
 //     not reentrant, also when the second Lock is in a callee (a callback
 //     stored in a field of the value it captures, x.f = func() {
-//     x.Count() }, called as x.f() under x.mu is that value's; so is an
-//     interface field only ever set to its owner, x.g = x), and also
+//     x.Count() }, or a method value of it, x.f = x.count, called as
+//     x.f() under x.mu is that value's; so is an interface field only
+//     ever set to its owner, x.g = x), and also
 //     along a path that keeps it held only there (a continue or branch in
 //     a loop that skips the Unlock, a deferred Unlock in a loop body, a
 //     break out of the loop before it) when that path reaches the Lock
@@ -34,12 +35,18 @@
 //     second RLock, and the writer waits for the first;
 //   - a lock still held on some return of the function that acquired it
 //     but not on others (lock-leak), such as an early return err that
-//     skips the RUnlock;
+//     skips the RUnlock; not in a type's own Lock, RLock, TryLock or
+//     TryRLock method (holding is its purpose), nor for a lock that a
+//     goroutine started in the same declaration releases without
+//     acquiring it (a lock handed to a goroutine, or a test's mutex used
+//     as a signal between two goroutines);
 //   - a blocking channel operation made holding a lock when every
 //     operation that could complete it (the sends and closes a receive
-//     waits for, the receives a send waits for) is made holding the same
-//     lock class in another function (lock-channel-deadlock): the
-//     goroutine on the channel holds the lock its peer waits for.
+//     waits for, the receives a send waits for) needs the same lock class
+//     in another function (lock-channel-deadlock): made holding it, or in
+//     a loop that locks it on every path before its next operation (a
+//     range loop receiving that locks in its body: the second send,
+//     holding the lock, waits for the loop, which waits for the lock).
 //
 // WRONG:
 //
@@ -115,7 +122,12 @@
 // follows defer and early returns, applies callee summaries (what a
 // function acquires, which of its callers' locks it releases, what it
 // still holds on return: lock helpers), and gives unexported functions
-// called only directly the locks held at all their call sites. Dynamic
+// called only directly the locks held at all their call sites; a
+// function that releases a lock it did not acquire runs with it held up
+// to the release, and a go statement starting such a function hands the
+// lock over (the spawner no longer holds it). Only interface methods with
+// sync.Locker's signatures (Lock(), Unlock()) are lock operations: a
+// distributed lock's Lock(ctx, key) (Lock, error) is not. Dynamic
 // calls are resolved with VTA over the package's functions (for interface
 // values that come from elsewhere, the package's own implementation when
 // there is only one);

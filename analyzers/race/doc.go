@@ -139,6 +139,32 @@
 // sync.Locker (a spin lock over atomics) a lock operation on the
 // receiver.
 //
+// Publication is followed through what real constructors do: storing
+// the new object's pointer into its own fields (c.f = c.method, a closure
+// over c), or into a new object only it holds, or into a new object
+// handed to a helper (&ctx{db}), does not publish it (the new object's
+// own escapes do); the result of a package function that returns a new
+// object nothing else holds (&T{...}, or a copy c := *s; return &c) is
+// unpublished in its caller until it escapes there (clone :=
+// newScope(); clone.m[k] = v). Locks are followed across goroutines: a
+// function that releases a lock it did not acquire (mu.Lock(); go func()
+// { ...; mu.Unlock() }(), or a fooAndUnlock called through a function
+// value) runs with it held until it releases it, and the go statement
+// hands the lock over; such an assumed lock covers its accesses but is
+// no evidence of which lock guards a field. An access reached through an
+// interface method call on a value the caller passes depends on its
+// concrete type: it is dropped where a caller passes another type
+// (testify's assert.Equal with a *testing.T never writes
+// assert.CollectT). An access under if on a boolean parameter (if mut {
+// *cn = copy }) is dropped where a caller passes the constant that skips
+// it. After a go statement, an access is ordered after the goroutine when
+// every path to it passes a wait (a loop's next round after wg.Wait), and
+// goroutines' accesses to objects they make themselves, or whose memory
+// is not reached from a variable, parameter or package-level variable,
+// are not matched with each other. A goroutine started as a closure in a
+// method reaches the receiver through the closure, and is matched with
+// the type's other exported methods like one started as a method.
+//
 // # What is not modelled
 //
 // Plain pointer dereferences other than *p for a pointer parameter p
@@ -158,6 +184,14 @@
 // closures created in place or passed to the function that calls them
 // (a callback parameter's accesses are those of the closure each call
 // site passes); and goroutines started by other packages.
+// Nor are: fields written once behind a nil check and then published
+// by closing a channel the readers receive from (yamux's shutdownErr
+// read after <-shutdownCh); ownership invariants kept at run time (a
+// copy-on-write tree writing only nodes whose owner id is its own,
+// beyond constant boolean arguments); methods documented as not to be
+// called concurrently with others (errgroup's SetLimit); and setup
+// methods that only constructors call, when the constructor is in
+// another function than the one allocating the object.
 // Locksets come from package lockset (must-held locks with
 // interprocedural summaries and entry locksets for unexported helpers);
 // lock instances are not distinguished, only lock classes.
