@@ -180,8 +180,13 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 	}
 	recv := fn.Params[0]
 	byPath := map[string][]*access{}
+	viaClosure := hasLockField(recv.Type())
 	for _, a := range g.accesses {
-		if a.root == recv || paramOf(fn, a.root) == recv {
+		// A closure reaching the receiver is matched only for a type
+		// that shows it is meant for concurrent use (a mutex field):
+		// closures over plain values (errgroup.Group, a test suite)
+		// are usually their owner's helpers.
+		if a.root == recv || viaClosure && paramOf(fn, a.root) == recv {
 			byPath[a.path] = append(byPath[a.path], a)
 		}
 	}
@@ -252,6 +257,22 @@ func (c *checker) goroutineOwn(root ssa.Value, spawner *ssa.Function) bool {
 	case *ssa.Call:
 		callee := r.Call.StaticCallee()
 		return r.Parent() != spawner && callee != nil && c.fresh(callee, 0)
+	}
+	return false
+}
+
+// hasLockField reports whether the struct t points to has a sync.Mutex or
+// sync.RWMutex field (embedded or named).
+func hasLockField(t types.Type) bool {
+	st, ok := derefType(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		n, ok := types.Unalias(st.Field(i).Type()).(*types.Named)
+		if ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex") {
+			return true
+		}
 	}
 	return false
 }
