@@ -169,7 +169,11 @@
 // is silent when the inner acquisition is dominated by an ordering
 // comparison (<, <=, >, >=), in the function or at every call site of it,
 // when the instances come from a swap (phi), and when both hang off one
-// variable (n.mu then n.parent.mu: hierarchical locking). Calls of
+// variable (n.mu then n.parent.mu: hierarchical locking). A double lock
+// through an interface implementation that holds a back pointer to its
+// owner (c.b = &rr{cc: c}; c.b.Update() under c.mu, Update locking
+// r.cc.mu) is not reported: the two instances are not known to be one.
+// Calls of
 // function values VTA cannot resolve, locks taken by the
 // standard library, sync.Locker values whose dynamic type is not visible
 // in the package, reflection and unsafe are ignored. A function holding a
