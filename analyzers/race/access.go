@@ -51,6 +51,12 @@ type access struct {
 	// (it runs only where if mut { ... } took that branch); bound at a
 	// call passing a constant that contradicts one, it is dropped.
 	conds []paramCond
+
+	// published names the atomic flag (a field of type sync/atomic.Bool,
+	// Int32, ...) that orders the access: a write followed in its block
+	// by flag.Store(true) (publishes), or a read made only after
+	// flag.Load() returned true (acquires). See flagOrdered.
+	publishes, acquires string
 }
 
 // A paramCond is a boolean parameter (index in Params) and the value it

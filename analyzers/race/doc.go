@@ -139,6 +139,9 @@
 // sync.Locker (a spin lock over atomics) a lock operation on the
 // receiver.
 //
+// Double-checked initialization with an atomic flag orders its accesses:
+// a write followed in its block by flag.Store(true) happens before a read
+// made only after flag.Load() returned true (a lazily started clock).
 // Publication is followed through what real constructors do: storing
 // the new object's pointer into its own fields (c.f = c.method, a closure
 // over c), or into a new object only it holds, or into a new object

@@ -130,6 +130,11 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		}
 	}
 	a.conds = c.paramConds(instr)
+	if a.write {
+		a.publishes = flagStoredAfter(instr)
+	} else {
+		a.acquires = flagLoadedTrue(instr)
+	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = esc.before(alloc, instr)
 	} else if root == nil {

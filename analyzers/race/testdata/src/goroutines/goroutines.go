@@ -5,6 +5,7 @@ package goroutines
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 var hits int
@@ -694,6 +695,82 @@ func Writers(t *cowTree) {
 		go func() {
 			defer wg.Done()
 			t.set(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// A lazyClock starts once, double-checked with an atomic flag: readers
+// use start only after seeing the flag set, which is stored after start
+// is written. A sloppyClock reads start before checking the flag.
+type lazyClock struct {
+	mu    sync.Mutex
+	ready atomic.Bool
+	start int
+}
+
+func (c *lazyClock) init(v int) {
+	if !c.ready.Load() {
+		c.mu.Lock()
+		if !c.ready.Load() {
+			c.start = v
+			c.ready.Store(true)
+		}
+		c.mu.Unlock()
+	}
+}
+
+func (c *lazyClock) now() int {
+	if !c.ready.Load() {
+		return 0
+	}
+	return c.start
+}
+
+func Clocks(c *lazyClock) {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.init(i)
+			c.now()
+		}()
+	}
+	wg.Wait()
+}
+
+type sloppyClock struct {
+	mu    sync.Mutex
+	ready atomic.Bool
+	start int
+}
+
+func (c *sloppyClock) init(v int) {
+	c.mu.Lock()
+	if !c.ready.Load() {
+		c.start = v // want `possible data race: \(goroutines.sloppyClock\).start is written by goroutine goroutines.SloppyClocks\$1 and read by another instance`
+		c.ready.Store(true)
+	}
+	c.mu.Unlock()
+}
+
+func (c *sloppyClock) now() int {
+	v := c.start // want `possible data race: \(goroutines.sloppyClock\).start is read by goroutine goroutines.SloppyClocks\$1 and written by another instance`
+	if !c.ready.Load() {
+		return 0
+	}
+	return v
+}
+
+func SloppyClocks(c *sloppyClock) {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.init(i)
+			c.now()
 		}()
 	}
 	wg.Wait()

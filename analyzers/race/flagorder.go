@@ -1,0 +1,111 @@
+package race
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// flagOrdered reports whether accesses a and b are ordered by an atomic
+// flag: one writes and then sets the flag (c.start = now;
+// c.ready.Store(true)), the other reads only after seeing it set (if
+// c.ready.Load() { use(c.start) }). The Store releases what was written
+// before it and the Load that sees it acquires it: the double-checked
+// initialization of a lazily started clock or pool.
+func flagOrdered(a, b *access) bool {
+	return a.publishes != "" && a.publishes == b.acquires ||
+		b.publishes != "" && b.publishes == a.acquires
+}
+
+// flagStoredAfter returns the atomic flag that instr's block sets to a
+// non-zero value after instr (flag.Store(true)), or "".
+func flagStoredAfter(instr ssa.Instruction) string {
+	b := instr.Block()
+	if b == nil {
+		return ""
+	}
+	after := false
+	for _, x := range b.Instrs {
+		if x == instr {
+			after = true
+			continue
+		}
+		call, ok := x.(*ssa.Call)
+		if !after || !ok {
+			continue
+		}
+		if key, ok := atomicFlagCall(call, "Store"); ok && len(call.Call.Args) == 2 && nonZeroConst(call.Call.Args[1]) {
+			return key
+		}
+	}
+	return ""
+}
+
+// flagLoadedTrue returns the atomic flag that must have been loaded as
+// non-zero for instr to run: a block dominating it is entered only from
+// the true side of if flag.Load() (or the false side of if
+// !flag.Load()); "" if none.
+func flagLoadedTrue(instr ssa.Instruction) string {
+	for d := instr.Block(); d != nil; d = d.Idom() {
+		if len(d.Preds) != 1 {
+			continue
+		}
+		p := d.Preds[0]
+		ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		cond, neg := ifi.Cond, false
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond, neg = u.X, true
+		}
+		call, ok := cond.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		if key, ok := atomicFlagCall(call, "Load"); ok && (d == p.Succs[0]) != neg {
+			return key
+		}
+	}
+	return ""
+}
+
+// atomicFlagCall recognizes a call of method name of a sync/atomic type
+// (Bool, Int32, Uint32, ...) on a field, and returns the field's key.
+func atomicFlagCall(call *ssa.Call, name string) (string, bool) {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Name() != name || fn.Signature.Recv() == nil || len(call.Call.Args) == 0 {
+		return "", false
+	}
+	n, ok := types.Unalias(derefType(fn.Signature.Recv().Type())).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync/atomic" {
+		return "", false
+	}
+	fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
+	if !ok {
+		return "", false
+	}
+	st := derefType(fa.X.Type())
+	f := structField(st, fa.Field)
+	if f == nil {
+		return "", false
+	}
+	return typeKey(st) + "." + f.Name(), true
+}
+
+// nonZeroConst reports whether v is a constant true or non-zero number.
+func nonZeroConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	if !ok || k.Value == nil {
+		return false
+	}
+	switch k.Value.Kind() {
+	case constant.Bool:
+		return constant.BoolVal(k.Value)
+	case constant.Int:
+		return constant.Sign(k.Value) != 0
+	}
+	return false
+}
