@@ -72,19 +72,35 @@ func escapePoints(root ssa.Value, v ssa.Value, depth int, out []ssa.Instruction)
 	return escapeWalk(root, v, depth, true, out)
 }
 
+// An escWalker walks the uses of one root, each value once (phis and
+// values reached along many paths would otherwise be walked, and their
+// escape points listed, once per path).
+type escWalker struct {
+	root  ssa.Value
+	carry bool
+	seen  map[ssa.Value]bool
+}
+
 // escapeWalk is escapePoints; without carry, a store into a new object
 // is an escape point itself (ownedBy asks where an object is stored).
 func escapeWalk(root ssa.Value, v ssa.Value, depth int, carry bool, out []ssa.Instruction) []ssa.Instruction {
+	w := &escWalker{root: root, carry: carry, seen: map[ssa.Value]bool{}}
+	return w.walk(v, depth, out)
+}
+
+func (w *escWalker) walk(v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
+	root, carry := w.root, w.carry
 	refs := v.Referrers()
-	if refs == nil || depth > maxTraceDepth {
+	if refs == nil || depth > maxTraceDepth || w.seen[v] {
 		return out
 	}
+	w.seen[v] = true
 	for _, r := range *refs {
 		switch r := r.(type) {
 		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert, *ssa.MakeClosure, *ssa.Phi:
 			// A closure that captures it (a method value bound to it, a
 			// callback) carries it: published only where the closure is.
-			out = escapeWalk(root, r.(ssa.Value), depth+1, carry, out)
+			out = w.walk(r.(ssa.Value), depth+1, out)
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.TypeAssert, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
@@ -96,7 +112,7 @@ func escapeWalk(root ssa.Value, v ssa.Value, depth int, carry bool, out []ssa.In
 				// only where a load of it is.
 				for _, lr := range *local.Referrers() {
 					if load, ok := lr.(*ssa.UnOp); ok && load.X == local {
-						out = escapeWalk(root, load, depth+1, carry, out)
+						out = w.walk(load, depth+1, out)
 					}
 				}
 				break
@@ -107,7 +123,7 @@ func escapeWalk(root ssa.Value, v ssa.Value, depth int, carry bool, out []ssa.In
 			if x := newObjectOf(r.Addr); carry && x != nil && x != root {
 				// Stored into a new object (&ctx{db}): published where
 				// that object is.
-				out = carrierEscapes(root, x, depth+1, out)
+				out = w.carrier(x, depth+1, out)
 				break
 			}
 			out = append(out, r)
@@ -256,14 +272,14 @@ func newObjectOf(addr ssa.Value) *ssa.Alloc {
 	return nil
 }
 
-// carrierEscapes lists the escape points of root through x, a new object
+// carrier lists the escape points of root through x, a new object
 // holding it: those of x itself, and those of what is loaded back from
 // x's fields (go t.work(), with t := &Task{work: closure}).
-func carrierEscapes(root ssa.Value, x *ssa.Alloc, depth int, out []ssa.Instruction) []ssa.Instruction {
+func (w *escWalker) carrier(x *ssa.Alloc, depth int, out []ssa.Instruction) []ssa.Instruction {
 	if depth > maxTraceDepth {
 		return out
 	}
-	out = escapePoints(root, x, depth, out)
+	out = w.walk(x, depth, out)
 	for _, r := range *x.Referrers() {
 		fa, ok := r.(*ssa.FieldAddr)
 		if !ok {
@@ -271,7 +287,7 @@ func carrierEscapes(root ssa.Value, x *ssa.Alloc, depth int, out []ssa.Instructi
 		}
 		for _, u := range *fa.Referrers() {
 			if load, ok := u.(*ssa.UnOp); ok && load.Op == token.MUL {
-				out = escapePoints(root, load, depth+1, out)
+				out = w.walk(load, depth+1, out)
 			}
 		}
 	}
