@@ -343,20 +343,9 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 		v := ret.Results[0]
 		switch v := v.(type) {
 		case *ssa.Alloc:
-			for _, p := range escapePoints(v, v, 0, nil) {
-				if _, isRet := p.(*ssa.Return); !isRet {
-					return false
-				}
-			}
 		case *ssa.Call:
-			callee := v.Call.StaticCallee()
-			if callee == nil || !c.fresh(callee, depth+1) {
+			if callee := v.Call.StaticCallee(); callee == nil || !c.fresh(callee, depth+1) {
 				return false
-			}
-			for _, p := range escapePoints(v, v, 0, nil) {
-				if _, isRet := p.(*ssa.Return); !isRet {
-					return false
-				}
 			}
 		case *ssa.Const:
 			if v.IsNil() {
@@ -365,6 +354,11 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 			return false
 		default:
 			return false
+		}
+		for _, p := range escapePoints(v, v, 0, nil) {
+			if _, isRet := p.(*ssa.Return); !isRet {
+				return false
+			}
 		}
 		ok = true
 	}

@@ -2,7 +2,6 @@ package race
 
 import (
 	"go/constant"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -48,28 +47,17 @@ func flagStoredAfter(instr ssa.Instruction) string {
 // the true side of if flag.Load() (or the false side of if
 // !flag.Load()); "" if none.
 func flagLoadedTrue(instr ssa.Instruction) string {
-	for d := instr.Block(); d != nil; d = d.Idom() {
-		if len(d.Preds) != 1 {
-			continue
+	var key string
+	branchConds(instr, func(cond ssa.Value, want bool) bool {
+		if call, ok := cond.(*ssa.Call); ok && want {
+			if k, ok := atomicFlagCall(call, "Load"); ok {
+				key = k
+				return false
+			}
 		}
-		p := d.Preds[0]
-		ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok || p.Succs[0] == p.Succs[1] {
-			continue
-		}
-		cond, neg := ifi.Cond, false
-		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-			cond, neg = u.X, true
-		}
-		call, ok := cond.(*ssa.Call)
-		if !ok {
-			continue
-		}
-		if key, ok := atomicFlagCall(call, "Load"); ok && (d == p.Succs[0]) != neg {
-			return key
-		}
-	}
-	return ""
+		return true
+	})
+	return key
 }
 
 // atomicFlagCall recognizes a call of method name of a sync/atomic type

@@ -91,28 +91,7 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 			isWait[w] = true
 		}
 	}
-	seen := make([]bool, len(sp.fi.fn.Blocks))
-	var reaches func(b *ssa.BasicBlock, from int) bool
-	reaches = func(b *ssa.BasicBlock, from int) bool {
-		for _, x := range b.Instrs[from:] {
-			if x == instr {
-				return true
-			}
-			if isWait[x] {
-				return false
-			}
-		}
-		for _, s := range b.Succs {
-			if !seen[s.Index] {
-				seen[s.Index] = true
-				if reaches(s, 0) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return !reaches(g.stmt.Block(), sp.index[g.stmt]+1)
+	return !reachesAvoiding(g.stmt, sp.index[g.stmt], instr, func(x ssa.Instruction) bool { return isWait[x] })
 }
 
 // accessesAfter returns the spawner's accesses, its own and those of the

@@ -366,6 +366,20 @@ func (c *checker) paramConds(instr ssa.Instruction) []paramCond {
 		return nil
 	}
 	var out []paramCond
+	branchConds(instr, func(cond ssa.Value, want bool) bool {
+		if prm, ok := cond.(*ssa.Parameter); ok && prm.Parent() == fn {
+			out = append(out, paramCond{param: indexOfParam(fn, prm), want: want})
+		}
+		return true
+	})
+	return out
+}
+
+// branchConds calls yield, for every block dominating instr that is
+// entered only from one side of an if, with the if's condition (a
+// leading ! removed) and the value it had on that side, innermost first,
+// until yield returns false.
+func branchConds(instr ssa.Instruction, yield func(cond ssa.Value, want bool) bool) {
 	for d := instr.Block(); d != nil; d = d.Idom() {
 		if len(d.Preds) != 1 {
 			continue
@@ -379,13 +393,10 @@ func (c *checker) paramConds(instr ssa.Instruction) []paramCond {
 		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 			cond, neg = u.X, true
 		}
-		prm, ok := cond.(*ssa.Parameter)
-		if !ok || prm.Parent() != fn {
-			continue
+		if !yield(cond, (d == p.Succs[0]) != neg) {
+			return
 		}
-		out = append(out, paramCond{param: indexOfParam(fn, prm), want: (d == p.Succs[0]) != neg})
 	}
-	return out
 }
 
 func hasBoolParam(fn *ssa.Function) bool {

@@ -34,23 +34,25 @@ func (e *escapes) unpublished(p, instr ssa.Instruction) bool {
 	if key == nil {
 		return false
 	}
-	deletes := func(call *ssa.Call) bool {
-		return e.deletesIn(call, top, slot, owner, key, 0)
+	deletes := func(x ssa.Instruction) bool {
+		call, ok := x.(*ssa.Call)
+		return ok && e.deletesIn(call, top, slot, owner, key, 0)
 	}
-	return !e.reachesAvoiding(p, instr, deletes)
+	return !reachesAvoiding(p, e.indexOf(p), instr, deletes)
 }
 
-// reachesAvoiding reports whether some path from just after from reaches
-// to without passing a call for which stop is true.
-func (e *escapes) reachesAvoiding(from, to ssa.Instruction, stop func(*ssa.Call) bool) bool {
-	seen := make([]bool, len(e.fn.Blocks))
+// reachesAvoiding reports whether some path from just after from (at
+// index i of its block) reaches to without passing an instruction for
+// which stop is true.
+func reachesAvoiding(from ssa.Instruction, i int, to ssa.Instruction, stop func(ssa.Instruction) bool) bool {
+	seen := make([]bool, len(from.Parent().Blocks))
 	var walk func(b *ssa.BasicBlock, start int) bool
 	walk = func(b *ssa.BasicBlock, start int) bool {
 		for _, x := range b.Instrs[start:] {
 			if x == to {
 				return true
 			}
-			if call, ok := x.(*ssa.Call); ok && stop(call) {
+			if stop(x) {
 				return false
 			}
 		}
@@ -64,7 +66,7 @@ func (e *escapes) reachesAvoiding(from, to ssa.Instruction, stop func(*ssa.Call)
 		}
 		return false
 	}
-	return walk(from.Block(), e.indexOf(from)+1)
+	return walk(from.Block(), i+1)
 }
 
 // deletesIn reports whether call, made in frame f, runs (itself, or
@@ -119,25 +121,15 @@ func mapSlot(m ssa.Value) (types.Object, ssa.Value) {
 	}
 	switch addr := load.X.(type) {
 	case *ssa.FieldAddr:
-		st, ok := pointedStruct(addr.X.Type())
-		if !ok {
+		f := structField(derefType(addr.X.Type()), addr.Field)
+		if f == nil {
 			return nil, nil
 		}
-		return st.Field(addr.Field).Origin(), addr.X
+		return f.Origin(), addr.X
 	case *ssa.Global:
 		return addr.Object(), addr
 	}
 	return nil, nil
-}
-
-// pointedStruct returns the struct type a pointer to struct points to.
-func pointedStruct(t types.Type) (*types.Struct, bool) {
-	ptr, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return nil, false
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	return st, ok
 }
 
 // A frame is a function entered from the allocating function through
