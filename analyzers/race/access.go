@@ -52,11 +52,14 @@ type access struct {
 	// call passing a constant that contradicts one, it is dropped.
 	conds []paramCond
 
-	// published names the atomic flag (a field of type sync/atomic.Bool,
-	// Int32, ...) that orders the access: a write followed in its block
-	// by flag.Store(true) (publishes), or a read made only after
-	// flag.Load() returned true (acquires). See flagOrdered.
-	publishes, acquires string
+	// publishes and acquires name what orders the access with others: an
+	// atomic flag (a field of type sync/atomic.Bool, Int32, ...) that a
+	// write is followed in its block by flag.Store(true) (publishes) and
+	// that a read is made only after flag.Load() returned true
+	// (acquires); a channel field that is closed after a set-once write
+	// (publishes) and that a read has received from (acquires). See
+	// publishOrdered.
+	publishes, acquires []string
 }
 
 // A paramCond is a boolean parameter (index in Params) and the value it

@@ -7,15 +7,34 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// flagOrdered reports whether accesses a and b are ordered by an atomic
-// flag: one writes and then sets the flag (c.start = now;
-// c.ready.Store(true)), the other reads only after seeing it set (if
-// c.ready.Load() { use(c.start) }). The Store releases what was written
-// before it and the Load that sees it acquires it: the double-checked
-// initialization of a lazily started clock or pool.
-func flagOrdered(a, b *access) bool {
-	return a.publishes != "" && a.publishes == b.acquires ||
-		b.publishes != "" && b.publishes == a.acquires
+// publishOrdered reports whether accesses a and b are ordered by what one
+// publishes and the other acquires. An atomic flag: one writes and then
+// sets the flag (c.start = now; c.ready.Store(true)), the other reads
+// only after seeing it set (if c.ready.Load() { use(c.start) }); the
+// Store releases what was written before it and the Load that sees it
+// acquires it (the double-checked initialization of a lazily started
+// clock or pool). A closed channel: see closeorder.go.
+func publishOrdered(a, b *access) bool {
+	return shareKey(a.publishes, b.acquires) || shareKey(b.publishes, a.acquires)
+}
+
+func shareKey(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendKey appends key to keys unless it is "".
+func appendKey(keys []string, key string) []string {
+	if key == "" {
+		return keys
+	}
+	return append(keys, key)
 }
 
 // flagStoredAfter returns the atomic flag that instr's block sets to a

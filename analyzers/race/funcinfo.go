@@ -131,9 +131,12 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	}
 	a.conds = c.paramConds(instr)
 	if a.write {
-		a.publishes = flagStoredAfter(instr)
+		a.publishes = appendKey(c.closesAfterSet(instr, addr), flagStoredAfter(instr))
 	} else {
-		a.acquires = flagLoadedTrue(instr)
+		if fa, ok := addr.(*ssa.FieldAddr); ok {
+			a.acquires = receivedFrom(instr, fa.X)
+		}
+		a.acquires = appendKey(a.acquires, flagLoadedTrue(instr))
 	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = esc.before(alloc, instr)

@@ -146,7 +146,7 @@ func conflicting(a *access, others []*access) *access {
 	var best *access
 	bestScore := -1
 	for _, o := range others {
-		if !a.write && !o.write || a.held.protects(o.held) || flagOrdered(a, o) {
+		if !a.write && !o.write || a.held.protects(o.held) || publishOrdered(a, o) {
 			continue
 		}
 		score := 0

@@ -47,6 +47,7 @@ type checker struct {
 	names      map[*ssa.Function]string
 	escs       map[*ssa.Function]*escapes // for freshReceiver
 	freshFuncs map[*ssa.Function]bool     // see fresh
+	closes     *closeFacts                // see closeorder.go
 	byObj      map[types.Object]*ssa.Function
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
