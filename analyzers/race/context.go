@@ -22,7 +22,17 @@ type entrySite struct {
 	// can reach it, as if every lock were held (a constructor calling its
 	// type's init method).
 	exclusive bool
+	// common is the call or defer of the function itself, whose
+	// arguments are its parameters; nil for a callback.
+	common *ssa.CallCommon
+	// conds are the values of the caller's boolean parameters under
+	// which the site runs (if alreadyLocked { c.run(t) }).
+	conds []paramCond
 }
+
+// maxCondDepth bounds how many callers up callerHeld follows the
+// conditions of a site.
+const maxCondDepth = 4
 
 // contexts records how the functions of the package are entered.
 type contexts struct {
@@ -61,16 +71,29 @@ func (c *checker) computeContexts() {
 	open := map[*ssa.Function]bool{} // entered from somewhere the package cannot see
 	spawned := map[*ssa.Function]bool{}
 	invoked := map[string][]*types.Interface{}
+	cb := newCallbackFields(c.funcs)
 	var ops []*ssa.Value
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				ops = c.scanEntries(fn, instr, local, sites, open, invoked, ops)
+				ops = c.scanEntries(fn, instr, local, sites, open, invoked, cb, ops)
 				if g, ok := instr.(*ssa.Go); ok {
 					if callee := funcValue(g.Call.Value); callee != nil {
 						spawned[callee] = true
 					}
 				}
+			}
+		}
+	}
+	for key, fns := range cb.stored {
+		for _, fn := range fns {
+			c.ctx.callers[fn] = append(c.ctx.callers[fn], nil) // runs later, elsewhere
+			if cb.open[key] {
+				open[fn] = true
+				continue
+			}
+			for _, call := range cb.calls[key] {
+				sites[fn] = append(sites[fn], entrySite{caller: call.Parent(), call: call, held: c.heldBefore(call), conds: c.paramConds(call)})
 			}
 		}
 	}
@@ -118,25 +141,18 @@ func (c *checker) computeContexts() {
 		}
 		c.ctx.exclusive[fn] = exclusive
 	}
+	cs := contextSolver{c: c, sites: sites, top: top}
 	for round, changed := 0, true; changed && round < maxContextRounds; round++ {
 		changed = false
 		for _, fn := range eligible {
 			var acc heldSet
 			seen := false
-			// A test that calls a helper directly, in its own goroutine,
-			// says nothing of the locks the code holds around it: the
-			// entry context comes from the other callers, if any.
-			fromCode := false
+			fromCode := cs.fromCode(fn)
 			for _, s := range sites[fn] {
-				fromCode = fromCode || !c.inTestFile(s.caller)
-			}
-			for _, s := range sites[fn] {
-				if top[s.caller] || s.exclusive || fromCode && c.inTestFile(s.caller) || c.ctx.unknown[s.caller] {
-					// A caller whose own context is not known says
-					// nothing of the locks held either.
+				if cs.skip(s, fromCode) {
 					continue
 				}
-				h := s.held.union(c.ctx.held[s.caller])
+				h := s.held.union(cs.callerHeld(s, 0))
 				if seen {
 					acc = intersect(acc, h)
 				} else {
@@ -158,10 +174,77 @@ func (c *checker) computeContexts() {
 	}
 }
 
+// A contextSolver holds the entry sites of the package's functions while
+// computeContexts solves for their contexts.
+type contextSolver struct {
+	c     *checker
+	sites map[*ssa.Function][]entrySite
+	top   map[*ssa.Function]bool // no context computed yet
+}
+
+// fromCode reports whether fn has an entry site outside the package's
+// tests. A test that calls a helper directly, in its own goroutine, says
+// nothing of the locks the code holds around it: the entry context then
+// comes from the other callers.
+func (cs *contextSolver) fromCode(fn *ssa.Function) bool {
+	for _, s := range cs.sites[fn] {
+		if !cs.c.inTestFile(s.caller) {
+			return true
+		}
+	}
+	return false
+}
+
+// skip reports whether site s says nothing of the locks held where its
+// function runs: its caller's own context is not known (yet), it is a
+// test's call of a function the code also calls, or it calls on memory
+// not yet published.
+func (cs *contextSolver) skip(s entrySite, fromCode bool) bool {
+	return cs.top[s.caller] || s.exclusive || fromCode && cs.c.inTestFile(s.caller) || cs.c.ctx.unknown[s.caller]
+}
+
+// callerHeld returns the locks that the caller of site s holds on entry
+// where s runs: its entry context or, when s runs only under conditions
+// on the caller's boolean parameters (if alreadyLocked { c.run(t) }),
+// what the caller's own entry sites that can meet them hold, followed up
+// the callers that pass the condition on.
+func (cs *contextSolver) callerHeld(s entrySite, depth int) heldSet {
+	ctx := cs.c.ctx.held[s.caller]
+	if len(s.conds) == 0 || depth >= maxCondDepth {
+		return ctx
+	}
+	var acc heldSet
+	seen := false
+	fromCode := cs.fromCode(s.caller)
+	for _, t := range cs.sites[s.caller] {
+		if cs.skip(t, fromCode) {
+			continue
+		}
+		if t.common == nil {
+			return ctx
+		}
+		conds, ok := bindConds(s.conds, t.caller, t.common)
+		if !ok {
+			continue // never passes what the branch needs
+		}
+		t.conds = append(conds, t.conds...)
+		h := t.held.union(cs.callerHeld(t, depth+1))
+		if seen {
+			acc = intersect(acc, h)
+		} else {
+			acc, seen = h, true
+		}
+	}
+	if !seen {
+		return ctx
+	}
+	return acc
+}
+
 // scanEntries records what instr in fn tells about how functions are
 // entered.
 func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map[*ssa.Function]bool,
-	sites map[*ssa.Function][]entrySite, open map[*ssa.Function]bool, invoked map[string][]*types.Interface, ops []*ssa.Value) []*ssa.Value {
+	sites map[*ssa.Function][]entrySite, open map[*ssa.Function]bool, invoked map[string][]*types.Interface, cb *callbackFields, ops []*ssa.Value) []*ssa.Value {
 	if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().IsInvoke() {
 		if it, ok := ci.Common().Value.Type().Underlying().(*types.Interface); ok {
 			name := ci.Common().Method.Name()
@@ -173,6 +256,18 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 		callee := funcValue(*op)
 		if _, ok := instr.(*ssa.MakeClosure); ok && i == 0 {
 			continue // the closure's own function: its uses are the closure's
+		}
+		if key, ok := cb.storedField(instr, *op); ok {
+			// Stored into a field of function type: it runs where the
+			// field is called.
+			if m := c.boundMethod(callee); m != nil && local[m] {
+				cb.add(key, m)
+				continue
+			}
+			if callee != nil && local[callee] {
+				cb.add(key, callee)
+				continue
+			}
 		}
 		if m := c.boundMethod(callee); m != nil && local[m] {
 			// A method value x.M: passed to a call, it runs during the
@@ -192,7 +287,8 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 		switch instr := instr.(type) {
 		case *ssa.Call:
 			if instr.Call.Value == *op {
-				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: c.heldBefore(instr), exclusive: c.freshReceiver(fn, instr)})
+				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: c.heldBefore(instr),
+					exclusive: c.freshReceiver(fn, instr), common: &instr.Call, conds: c.paramConds(instr)})
 			} else if callee.Parent() != nil {
 				h := c.heldBefore(instr).union(c.paramCallHeld(instr, *op))
 				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: h})
@@ -206,7 +302,8 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 			if instr.Call.Value == *op {
 				// It runs when fn returns: under the locks held at
 				// every return of fn.
-				sites[callee] = append(sites[callee], entrySite{caller: fn, held: c.heldAtReturns(fn)})
+				sites[callee] = append(sites[callee], entrySite{caller: fn, held: c.heldAtReturns(fn),
+					common: &instr.Call, conds: c.paramConds(instr)})
 			} else {
 				open[callee] = true
 			}

@@ -546,3 +546,213 @@ func (m *Meter) Size() int {
 	defer m.mu.Unlock()
 	return m.size
 }
+
+// An Evictor hands its evict method to a policy, which calls it while
+// the Evictor holds mu: evict runs where the policy calls its field, not
+// where the method value was made.
+type Evictor struct {
+	mu      sync.Mutex
+	policy  *policy
+	evicted int
+	now     int64
+}
+
+type policy struct {
+	evict func(k string)
+	keys  []string
+}
+
+func newPolicy(evict func(k string)) *policy {
+	return &policy{evict: evict}
+}
+
+// NewEvictor returns an Evictor.
+func NewEvictor() *Evictor {
+	e := &Evictor{}
+	e.policy = newPolicy(e.evict)
+	return e
+}
+
+func (p *policy) trim() {
+	for len(p.keys) > 1 {
+		p.evict(p.keys[0])
+		p.keys = p.keys[1:]
+	}
+}
+
+func (e *Evictor) evict(k string) {
+	_ = e.now
+	e.evicted++
+}
+
+// Tick trims under the lock.
+func (e *Evictor) Tick(now int64) {
+	e.mu.Lock()
+	e.now = now
+	e.policy.trim()
+	e.mu.Unlock()
+}
+
+// Reset clears the count under the lock.
+func (e *Evictor) Reset() {
+	e.mu.Lock()
+	e.evicted = 0
+	e.mu.Unlock()
+}
+
+// Evicted reads the count under the lock.
+func (e *Evictor) Evicted() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.evicted
+}
+
+// A Queue applies a change at once when its caller holds mu (locked),
+// and hands it to the next drain otherwise: apply runs only under mu.
+type Queue struct {
+	mu      sync.Mutex
+	pending chan string
+	applied int
+}
+
+func (q *Queue) finish(k string, locked bool) {
+	if locked {
+		q.apply(k)
+	} else {
+		q.pending <- k
+	}
+}
+
+func (q *Queue) apply(string) { q.applied++ }
+
+// Delete applies at once under the lock.
+func (q *Queue) Delete(k string) {
+	q.mu.Lock()
+	q.finish(k, true)
+	q.mu.Unlock()
+}
+
+// Expire leaves the change to the next drain.
+func (q *Queue) Expire(k string) { q.finish(k, false) }
+
+// Drain applies the pending changes under the lock.
+func (q *Queue) Drain() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		select {
+		case k := <-q.pending:
+			q.apply(k)
+		default:
+			return
+		}
+	}
+}
+
+// Reset clears the count under the lock.
+func (q *Queue) Reset() {
+	q.mu.Lock()
+	q.applied = 0
+	q.mu.Unlock()
+}
+
+// Applied reads the count under the lock.
+func (q *Queue) Applied() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.applied
+}
+
+// A SloppyEvictor's policy calls evict also from Peek, without the lock.
+type SloppyEvictor struct {
+	mu      sync.Mutex
+	policy  *sloppyPolicy
+	evicted int
+}
+
+type sloppyPolicy struct {
+	evict func(k string)
+	keys  []string
+}
+
+func (p *sloppyPolicy) trim() {
+	for len(p.keys) > 1 {
+		p.evict(p.keys[0])
+		p.keys = p.keys[1:]
+	}
+}
+
+// NewSloppyEvictor returns a SloppyEvictor.
+func NewSloppyEvictor() *SloppyEvictor {
+	e := &SloppyEvictor{}
+	e.policy = &sloppyPolicy{evict: e.evict}
+	return e
+}
+
+func (e *SloppyEvictor) evict(string) {
+	e.evicted++ // want `possible data race: \(\*published.SloppyEvictor\).evict writes \(published.SloppyEvictor\).evicted without holding \(published.SloppyEvictor\).mu`
+}
+
+// Tick trims under the lock.
+func (e *SloppyEvictor) Tick() {
+	e.mu.Lock()
+	e.policy.trim()
+	e.mu.Unlock()
+}
+
+// Peek trims without it.
+func (e *SloppyEvictor) Peek() { e.policy.trim() }
+
+// Reset clears the count under the lock.
+func (e *SloppyEvictor) Reset() {
+	e.mu.Lock()
+	e.evicted = 0
+	e.mu.Unlock()
+}
+
+// Evicted reads the count under the lock.
+func (e *SloppyEvictor) Evicted() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.evicted
+}
+
+// A HastyQueue's Expire claims the lock it does not hold.
+type HastyQueue struct {
+	mu      sync.Mutex
+	applied int
+}
+
+func (q *HastyQueue) finish(k string, locked bool) {
+	if locked {
+		q.apply(k)
+	}
+}
+
+func (q *HastyQueue) apply(string) {
+	q.applied++ // want `possible data race: \(\*published.HastyQueue\).apply writes \(published.HastyQueue\).applied without holding \(published.HastyQueue\).mu`
+}
+
+// Delete applies under the lock.
+func (q *HastyQueue) Delete(k string) {
+	q.mu.Lock()
+	q.finish(k, true)
+	q.mu.Unlock()
+}
+
+// Expire applies without it.
+func (q *HastyQueue) Expire(k string) { q.finish(k, true) }
+
+// Reset clears the count under the lock.
+func (q *HastyQueue) Reset() {
+	q.mu.Lock()
+	q.applied = 0
+	q.mu.Unlock()
+}
+
+// Applied reads the count under the lock.
+func (q *HastyQueue) Applied() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.applied
+}
