@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -264,8 +265,11 @@ func receivedFrom(instr ssa.Instruction, base ssa.Value) []string {
 			return true
 		}
 		sel, ok := ext.Tuple.(*ssa.Select)
-		i, exact := k.Int64(), true
-		if !ok || !exact || i < 0 || int(i) >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
+		if !ok || k.Value.Kind() != constant.Int {
+			return true
+		}
+		i, exact := constant.Int64Val(k.Value)
+		if !exact || i < 0 || int(i) >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
 			return true
 		}
 		recv(sel.States[i].Chan)

@@ -72,11 +72,17 @@ func (c *checker) computeContexts() {
 	spawned := map[*ssa.Function]bool{}
 	invoked := map[string][]*types.Interface{}
 	cb := newCallbackFields(c.funcs)
+	invokes := map[*ssa.Function][]entrySite{} // calls through interfaces
 	var ops []*ssa.Value
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				ops = c.scanEntries(fn, instr, local, sites, open, invoked, cb, ops)
+				if call, ok := instr.(*ssa.Call); ok && call.Call.IsInvoke() {
+					for _, impl := range c.implementations(call.Call.Value.Type(), call.Call.Method) {
+						invokes[impl] = append(invokes[impl], entrySite{caller: fn, call: call, exclusive: c.freshReceiver(fn, call)})
+					}
+				}
 				if g, ok := instr.(*ssa.Go); ok {
 					if callee := funcValue(g.Call.Value); callee != nil {
 						spawned[callee] = true
@@ -141,6 +147,11 @@ func (c *checker) computeContexts() {
 		}
 		c.ctx.exclusive[fn] = exclusive
 	}
+	for _, fn := range c.funcs {
+		if c.exportedEntry(fn, invoked) && !open[fn] && !spawned[fn] && c.setupOnly(fn, append(sites[fn], invokes[fn]...)) {
+			c.ctx.exclusive[fn] = true
+		}
+	}
 	cs := contextSolver{c: c, sites: sites, top: top}
 	for round, changed := 0, true; changed && round < maxContextRounds; round++ {
 		changed = false
@@ -172,6 +183,28 @@ func (c *checker) computeContexts() {
 			delete(c.ctx.held, fn)
 		}
 	}
+}
+
+// setupOnly reports whether fn is a setup method: it takes no lock, and
+// the package's code (not its tests) calls it, only on values it is still
+// building (a constructor configuring the counter it was given,
+// l.counter.Config(n) before l is returned). The analyzer takes an
+// exported setup method to be called the same way by other packages.
+func (c *checker) setupOnly(fn *ssa.Function, sites []entrySite) bool {
+	if sum := c.locks.Summary(fn); len(sum.Acquires)+len(sum.Neutral)+len(sum.Releases) > 0 {
+		return false
+	}
+	n := 0
+	for _, s := range sites {
+		if c.inTestFile(s.caller) {
+			continue
+		}
+		if !s.exclusive {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // A contextSolver holds the entry sites of the package's functions while
@@ -340,14 +373,19 @@ func (c *checker) heldAtReturns(fn *ssa.Function) heldSet {
 	return held
 }
 
-// freshReceiver reports whether the first argument of call (a method's
-// receiver) is, or points into, memory that caller allocated and has not
+// freshReceiver reports whether the receiver of call (the first
+// argument, or the interface value of a method call through an
+// interface) is, or points into, memory that caller allocated and has not
 // published before the call.
 func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
-	if len(call.Call.Args) == 0 {
-		return false
+	recv := call.Call.Value
+	if !call.Call.IsInvoke() {
+		if len(call.Call.Args) == 0 {
+			return false
+		}
+		recv = call.Call.Args[0]
 	}
-	root, _, ok := c.trace(call.Call.Args[0], 0)
+	root, _, ok := c.trace(recv, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
 	if !ok || !isAlloc || alloc.Parent() != caller {
 		return false

@@ -756,3 +756,101 @@ func (q *HastyQueue) Applied() int {
 	defer q.mu.Unlock()
 	return q.applied
 }
+
+// A Counter counts for a Limiter, which configures it while it builds
+// itself: Config is a setup method.
+type Counter interface {
+	Config(window int)
+	Add(n int)
+	Window() int
+}
+
+type localCounter struct {
+	mu     sync.Mutex
+	window int
+	total  int
+}
+
+// NewLocalCounter returns a Counter.
+func NewLocalCounter() Counter { return &localCounter{} }
+
+func (c *localCounter) Config(window int) { c.window = window }
+
+func (c *localCounter) Add(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.total += n; c.total > c.window {
+		c.window = c.total
+	}
+}
+
+func (c *localCounter) Window() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.window
+}
+
+// A Limiter limits with its counter.
+type Limiter struct{ counter Counter }
+
+// NewLimiter configures the counter it is given.
+func NewLimiter(c Counter, window int) *Limiter {
+	l := &Limiter{counter: c}
+	l.counter.Config(window)
+	return l
+}
+
+// Allow counts one.
+func (l *Limiter) Allow() int {
+	l.counter.Add(1)
+	return l.counter.Window()
+}
+
+// A Sizer is resized by a running Gate too, not only while the Gate is
+// built.
+type Sizer interface {
+	Resize(n int)
+	Take() bool
+	Size() int
+}
+
+type localSizer struct {
+	mu   sync.Mutex
+	size int
+}
+
+// NewLocalSizer returns a Sizer.
+func NewLocalSizer() Sizer { return &localSizer{} }
+
+func (s *localSizer) Resize(n int) {
+	s.size = n // want `possible data race: \(\*published.localSizer\).Resize writes \(published.localSizer\).size without holding \(published.localSizer\).mu`
+}
+
+func (s *localSizer) Take() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.size--
+	return s.size >= 0
+}
+
+func (s *localSizer) Size() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.size
+}
+
+// A Gate takes from its sizer.
+type Gate struct{ sizer Sizer }
+
+// NewGate sizes the sizer it is given.
+func NewGate(s Sizer, n int) *Gate {
+	g := &Gate{sizer: s}
+	g.sizer.Resize(n)
+	return g
+}
+
+// Pass takes one.
+func (g *Gate) Pass() (bool, int) { return g.sizer.Take(), g.sizer.Size() }
+
+// Grow resizes the sizer while the gate is in use.
+func (g *Gate) Grow(n int) { g.sizer.Resize(n) }
