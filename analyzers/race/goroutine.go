@@ -14,7 +14,9 @@ import (
 // function, and whether it signals (closes or sends on a channel, calls
 // WaitGroup.Done) so that a wait in the spawner orders it.
 type goroutine struct {
-	stmt     *ssa.Go
+	// stmt is the go statement, or, for goroutines a callee starts and
+	// leaves running, the call.
+	stmt     ssa.CallInstruction
 	name     string // the function the go statement starts
 	entries  []*ssa.Function
 	accesses []*access
@@ -28,16 +30,21 @@ type goroutine struct {
 func (c *checker) checkGoroutines() {
 	for _, fn := range c.funcs {
 		fi := c.info(fn)
-		var gos []*goroutine
+		var gos, bgs []*goroutine
 		for _, cs := range fi.calls {
 			if g, ok := cs.instr.(*ssa.Go); ok {
 				gos = append(gos, c.startedBy(fi, g, cs))
+			} else if !fi.excluded {
+				bgs = append(bgs, c.leftRunning(fi, cs)...)
 			}
 		}
-		if len(gos) == 0 {
+		if len(gos)+len(bgs) == 0 {
 			continue
 		}
 		sp := newSpawner(c, fi)
+		for _, g := range bgs {
+			c.checkAfterCall(sp, g)
+		}
 		for i, g := range gos {
 			c.checkAgainstSpawner(sp, g)
 			c.checkAgainstMethods(fi, g)
@@ -68,6 +75,58 @@ func (c *checker) startedBy(fi *funcInfo, g *ssa.Go, cs callSite) *goroutine {
 	gr.accesses = c.callAccesses(fi.fn, cs, &gr.signals)
 	sortWritesFirst(gr.accesses)
 	return gr
+}
+
+// leftRunning returns the goroutines that the callees of call site cs
+// start and leave running (s.Start() starting s.loop), each with its
+// accesses to fn's memory: fn's accesses after the call are matched with
+// them like a spawner's after its go statement.
+func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
+	accs := c.callBackground(fi.fn, cs)
+	if len(accs) == 0 {
+		return nil
+	}
+	byName := map[string]*goroutine{}
+	var out []*goroutine
+	for _, a := range accs {
+		g := byName[a.goroutine]
+		if g == nil {
+			// Whether it signals is not known here: a wait after the
+			// call is taken to wait for it.
+			g = &goroutine{stmt: cs.instr, name: a.goroutine, signals: true}
+			byName[a.goroutine] = g
+			out = append(out, g)
+		}
+		g.accesses = append(g.accesses, a)
+	}
+	for _, g := range out {
+		sortWritesFirst(g.accesses)
+	}
+	return out
+}
+
+// checkAfterCall pairs the accesses of a goroutine that a call left
+// running with the calling function's accesses after the call. The
+// caller's access comes first: the go statement is elsewhere, and each
+// caller is a finding of its own.
+func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
+	byLoc := map[loc][]*access{}
+	for _, a := range g.accesses {
+		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+	}
+	for _, b := range sp.accessesAfter(g) {
+		if a := conflicting(b, byLoc[b.loc()]); a != nil {
+			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
+		}
+	}
+}
+
+// goroutineName names the function go statement g starts.
+func (c *checker) goroutineName(g *ssa.Go) string {
+	for _, callee := range c.callees(g) {
+		return funcName(callee)
+	}
+	return "started at " + c.pass.Fset.Position(c.exprStart(g.Pos())).String()
 }
 
 // checkAgainstSpawner pairs the goroutine's accesses with those of the
@@ -193,7 +252,7 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 	if len(byPath) == 0 {
 		return
 	}
-	flag, hasFlag := c.runningFlag(fn, g.stmt)
+	flag, hasFlag := c.runningFlag(fn, g.stmt.(*ssa.Go))
 	for _, m := range c.methodsOf(recv.Type()) {
 		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {
 			continue

@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"slices"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -24,6 +25,11 @@ type summary struct {
 	// calling work()), itself or through its callees: what they access
 	// depends on the function each caller passes, so callers bind them.
 	paramCalls []paramCall
+	// background lists the accesses of the goroutines that fn starts,
+	// itself or through its callees, and does not wait for before it
+	// returns (a Start method's loop): they may run on while fn's caller
+	// goes on. Rooted like accesses.
+	background []*access
 }
 
 // A paramCall is a call of a function parameter (or, when free is set,
@@ -90,7 +96,84 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 			add(a)
 		}
 	}
+	s.background = c.backgroundAccesses(fi)
 	return s
+}
+
+// backgroundAccesses returns the accesses, to memory fn's callers share,
+// of the goroutines fn starts, itself or through its callees, that fn
+// does not wait for on some path to a return.
+func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
+	fn := fi.fn
+	var out []*access
+	seen := map[summaryKey]bool{}
+	add := func(a *access) {
+		if len(out) >= maxSummary || !sharedRoot(a, fn) {
+			return
+		}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: a.goroutine + fmt.Sprint(a.conds)}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, a)
+		}
+	}
+	for _, cs := range fi.calls {
+		if g, ok := cs.instr.(*ssa.Go); ok {
+			var signals bool
+			accs := c.callAccesses(fn, cs, &signals)
+			if signals && c.waitedFor(fn, g) {
+				continue
+			}
+			name := c.goroutineName(g)
+			for _, a := range accs {
+				b := *a
+				b.goroutine = name
+				add(&b)
+			}
+			continue
+		}
+		for _, a := range c.callBackground(fn, cs) {
+			add(a)
+		}
+	}
+	return out
+}
+
+// callBackground returns the background accesses of the callees of call
+// site cs in fn (see summary.background), bound to fn's values, unless fn
+// waits after the call on every path to a return.
+func (c *checker) callBackground(fn *ssa.Function, cs callSite) []*access {
+	var out []*access
+	for _, callee := range c.callees(cs.instr) {
+		if !c.isLocal(callee) {
+			continue
+		}
+		for _, e := range c.summary(callee).background {
+			if a := c.bind(e, fn, cs, callee, nil); a != nil {
+				out = append(out, a)
+			}
+		}
+	}
+	if len(out) > 0 && c.waitedFor(fn, cs.instr) {
+		return nil
+	}
+	return out
+}
+
+// waitedFor reports whether every path from instr to a return of fn
+// passes a wait (a receive, a select, WaitGroup.Wait, a call that waits).
+func (c *checker) waitedFor(fn *ssa.Function, instr ssa.Instruction) bool {
+	i := slices.Index(instr.Block().Instrs, instr)
+	waits := func(x ssa.Instruction) bool {
+		call, ok := x.(ssa.CallInstruction)
+		return isWait(x) || ok && x != instr && c.callWaits(call)
+	}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && reachesAvoiding(instr, i, ret, waits) {
+			return false
+		}
+	}
+	return true
 }
 
 // callWaits reports whether the call (not a go statement) may block until

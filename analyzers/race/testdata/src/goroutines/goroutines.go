@@ -775,3 +775,66 @@ func SloppyClocks(c *sloppyClock) {
 	}
 	wg.Wait()
 }
+
+// A Poller's Start leaves a goroutine polling: its caller goes on while
+// it runs.
+type Poller struct {
+	mu    sync.Mutex
+	polls int
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+func (p *Poller) Start() {
+	go p.loop()
+}
+
+func (p *Poller) loop() {
+	defer close(p.done)
+	for {
+		select {
+		case <-p.stop:
+			return
+		default:
+			p.mu.Lock()
+			p.polls++
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Stop ends the goroutine and waits for it.
+func (p *Poller) Stop() {
+	close(p.stop)
+	<-p.done
+}
+
+// startAndPeek reads the count while the goroutine writes it.
+func startAndPeek(p *Poller) int {
+	p.Start()
+	return p.polls // want `possible data race: \(goroutines.Poller\).polls is read by goroutines.startAndPeek and written by goroutine \(\*goroutines.Poller\).loop`
+}
+
+// startAndCount reads it under the lock.
+func startAndCount(p *Poller) int {
+	p.Start()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.polls
+}
+
+// startAndStop reads it after the goroutine has ended.
+func startAndStop(p *Poller) int {
+	p.Start()
+	p.Stop()
+	return p.polls
+}
+
+// runPoller starts the goroutine through a helper and resets the count
+// while it runs.
+func runPoller(p *Poller) {
+	startPolling(p)
+	p.polls = 0 // want `possible data race: \(goroutines.Poller\).polls is written by goroutines.runPoller and written by goroutine \(\*goroutines.Poller\).loop`
+}
+
+func startPolling(p *Poller) { p.Start() }
