@@ -138,6 +138,33 @@
 // write-locked classes, so a cycle split over packages is reported in the
 // package that closes it.
 //
+// # Waiting for a goroutine to exit
+//
+// An edge made only after a goroutine has exited cannot deadlock with an
+// edge made only inside it. An exit channel is an unexported channel
+// field or package-level variable closed by exactly one defer close(ch)
+// registered first in its function (it runs last, when the function
+// returns or panics), that function running only in goroutines started
+// by go statements; the channel is otherwise only made into a fresh
+// allocation, received from, compared or converted to a receive-only
+// channel, so nothing sends on it or closes it elsewhere. An edge both of
+// whose acquisitions follow, on every path through its function, a plain
+// receive from an exit channel is made only after the closing function
+// has returned; an edge made in a function that runs only inside the
+// closing function (the closer itself, or a function not exported, not an
+// interface method called in the package, not used as a value other than
+// in a table the package initializer fills, and called only by such
+// functions, not by go statements) is made only before. A cycle with one
+// edge of each kind is not reported: yamux's Session.Close waits on
+// <-s.recvDoneCh before it locks streamLock then each stream's stateLock,
+// and Stream.processFlags (stateLock then streamLock) runs only inside
+// recvLoop, which defers close(s.recvDoneCh), reached through its table
+// of handlers. Where an edge is seen in several functions, only what
+// holds of all of them counts. Edges between locks of package-level
+// variables are never taken as made after the exit (every goroutine
+// running the closer shares them). Callers are found by VTA over the
+// package's functions and its initializer.
+//
 // # Sites
 //
 // Each warning's Sites are the key program locations of a failing
@@ -190,5 +217,13 @@
 // wrapping one another (zapcore's BufferedWriteSyncer and
 // lockedWriteSyncer), which deadlock only when composed both ways. A
 // cycle made only of edges of other packages that do not import one
-// another is not reported.
+// another is not reported. The wait for a goroutine's exit is matched by
+// class, not by instance: a receive from one value's exit channel is
+// taken to wait for the goroutine that locks that value's mutexes, and a
+// closing function started more than once for one channel is not
+// noticed. A receive from an exit channel counts in the function making
+// it only, not at the call sites of a function that locks after it; a
+// close of the channel at every return without a defer is not
+// recognized; a function value handed out of the package through a table
+// the initializer fills is not followed.
 package lockorder

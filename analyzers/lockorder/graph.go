@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,6 +42,14 @@ type Edge struct {
 	// Dynamic is set when one of the acquisitions is reached through an
 	// interface method or function value call.
 	Dynamic bool
+	// After lists the exit channels (see exitChans) a receive from which
+	// precedes both acquisitions on every path: the edge is made only
+	// after the function closing the channel has returned.
+	After []string
+	// Inside lists the exit channels whose closing function runs every
+	// call of Func: the edge is made only before the channel is closed.
+	// An edge after a channel and one inside it never overlap.
+	Inside []string
 }
 
 // Orders is the package fact holding the lock-order edges a package found
@@ -88,8 +97,9 @@ func (g *graph) add(e *Edge) {
 	for i, w := range ws {
 		if w.From.Mode == e.From.Mode && w.To.Mode == e.To.Mode {
 			if better(e, w, g.pkg) {
-				ws[i] = e
+				e, w = w, e
 			}
+			ws[i] = merged(w, e)
 			return
 		}
 	}
@@ -105,7 +115,34 @@ func better(e, w *Edge, pkg string) bool {
 	if e.Dynamic != w.Dynamic {
 		return !e.Dynamic
 	}
+	if n, m := len(e.After)+len(e.Inside), len(w.After)+len(w.Inside); n != m {
+		return n < m
+	}
 	return e.chainLen() < w.chainLen()
+}
+
+// merged returns the witness w of an edge also observed as e: w itself,
+// or a copy of it keeping only the exit channels both are after or
+// inside (what holds of every observation).
+func merged(w, e *Edge) *Edge {
+	after, inside := common(w.After, e.After), common(w.Inside, e.Inside)
+	if len(after) == len(w.After) && len(inside) == len(w.Inside) {
+		return w
+	}
+	cp := *w
+	cp.After, cp.Inside = after, inside
+	return &cp
+}
+
+// common returns the strings of a also in b.
+func common(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if slices.Contains(b, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // A cycle is a sequence of edges e[0]: X0->X1, e[1]: X1->X2, ... back to X0.
@@ -176,7 +213,7 @@ func (g *graph) pick(nodes []string, first *Edge) cycle {
 		}
 		return false
 	}
-	if !try(1) || gated(c) {
+	if !try(1) || gated(c) || exclusive(c) {
 		return nil
 	}
 	return c
@@ -199,6 +236,19 @@ func gated(c cycle) bool {
 	for _, k := range common {
 		if k == len(c) {
 			return true
+		}
+	}
+	return false
+}
+
+// exclusive reports whether two edges of c never overlap: one is made
+// only after an exit channel is closed, the other only before.
+func exclusive(c cycle) bool {
+	for _, e := range c {
+		for _, f := range c {
+			if e != f && len(common(e.After, f.Inside)) > 0 {
+				return true
+			}
 		}
 	}
 	return false

@@ -34,6 +34,7 @@ type checker struct {
 	traces  map[*ssa.Function]*lockset.Trace
 	started map[*ssa.Function][]*ssa.Function // functions started by go statements, and by whom
 	handed  map[*ssa.Function]map[string]bool // see handedOff
+	exits   map[string]*exitChan              // see exitChans
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -65,6 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	c.exits = c.exitChans(funcs)
 	for _, fn := range funcs {
 		c.checkFunc(fn, c.traces[fn])
 	}
@@ -99,7 +101,7 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 			}
 			switch {
 			case h.Class != a.Lock.Class:
-				c.addEdge(fn, h, a)
+				c.addEdge(fn, t, h, a)
 			case sameInstance(h, a.Lock):
 				if a.Wait {
 					continue
@@ -133,7 +135,7 @@ func sameInstance(h, l lockset.Lock) bool {
 	return h.Value != nil && h.Value == l.Value
 }
 
-func (c *checker) addEdge(fn *ssa.Function, h lockset.Lock, a lockset.Acquisition) {
+func (c *checker) addEdge(fn *ssa.Function, t *lockset.Trace, h lockset.Lock, a lockset.Acquisition) {
 	e := Edge{
 		From:    c.end(fn, h.Item, h.Pos),
 		To:      c.end(fn, a.Lock.Item, a.Pos),
@@ -146,6 +148,9 @@ func (c *checker) addEdge(fn *ssa.Function, h lockset.Lock, a lockset.Acquisitio
 		if o.Mode == lockset.Write && o.Class != h.Class {
 			e.Gates = append(e.Gates, o.Class)
 		}
+	}
+	if len(c.exits) > 0 {
+		e.After, e.Inside = c.exitOrder(fn, t, h, a)
 	}
 	c.local = append(c.local, e)
 }
@@ -206,13 +211,14 @@ func (c *checker) exportOrders() {
 		return
 	}
 	o := &Orders{}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for _, e := range c.local {
 		key := e.From.Class + "\x00" + e.From.Mode.String() + "\x00" + e.To.Class + "\x00" + e.To.Mode.String()
-		if seen[key] {
+		if i, ok := seen[key]; ok {
+			o.Edges[i] = *merged(&o.Edges[i], &e)
 			continue
 		}
-		seen[key] = true
+		seen[key] = len(o.Edges)
 		e.From.Pos, e.To.Pos = token.NoPos, token.NoPos
 		o.Edges = append(o.Edges, e)
 	}

@@ -1,4 +1,4 @@
-package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ .*a.muM->a.muL b.Mu->a.muN a.muN->b.Mu\}`
+package a // want package:`orders\{a.muA->a.muB .*\(b.Store\).mu->b.Mu .*a.muK->a.muJ .*a.muM->a.muL b.Mu->a.muN a.muN->b.Mu .*\}`
 
 import (
 	"b"

@@ -1,4 +1,4 @@
-package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu\}`
+package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu \(silent.Lane\).stateLock->\(silent.Mux\).muxLock \(silent.Mux\).muxLock->\(silent.Lane\).stateLock\}`
 
 import (
 	"sync"
