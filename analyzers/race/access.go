@@ -32,16 +32,16 @@ type access struct {
 	global string
 	path   string
 
-	pos   token.Pos       // start of the access expression, or of the call reaching it
-	fn    *ssa.Function   // function containing pos
-	chain []string        // calls from the analysed function down to the access
+	pos   token.Pos     // start of the access expression, or of the call reaching it
+	fn    *ssa.Function // function containing pos
+	chain []string      // calls from the analysed function down to the access
 	// goroutine names the function that a go statement in a callee
 	// started, for an access of a goroutine that outlives the call that
 	// started it (summary.background).
 	goroutine string
-	ext   string          // function of another package performing the access, if any
-	instr ssa.Instruction // the load or store, when in this package
-	via   ssa.Instruction // the call that reaches it, in the function it is bound into
+	ext       string          // function of another package performing the access, if any
+	instr     ssa.Instruction // the load or store, when in this package
+	via       ssa.Instruction // the call that reaches it, in the function it is bound into
 
 	preEscape bool // the object was allocated in fn and has not escaped yet
 

@@ -2,10 +2,10 @@ package race
 
 import (
 	"fmt"
-	"slices"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
