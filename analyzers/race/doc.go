@@ -42,7 +42,10 @@
 //     receiver is also matched with what the type's other exported
 //     methods reach through theirs (callers may call them while the
 //     goroutine runs), unless such a method waits for a goroutine that
-//     signals.
+//     signals. A goroutine that a callee starts and leaves running (a
+//     Start method starting its loop, itself or through its own callees)
+//     is matched with the caller's accesses after the call, unless a wait
+//     after the call orders them (s.Stop() waiting for the loop to end).
 //
 // WRONG:
 //
@@ -142,6 +145,24 @@
 // Double-checked initialization with an atomic flag orders its accesses:
 // a write followed in its block by flag.Store(true) happens before a read
 // made only after flag.Load() returned true (a lazily started clock).
+// Closing a channel orders a field set once with its readers: when every
+// write of the field is made only where a check under the same lock found
+// it nil (if s.err == nil { s.err = err }), every close of a channel field
+// of the same value comes after such a check, and the channel is only
+// ever closed, received from or handed out receive-only, a read made
+// after a receive from the channel returned (<-s.done; return s.err, or
+// the select case of the receive) meets no write.
+//
+// Contexts are followed through callbacks and flags: a function value
+// stored into an unexported field of function type (p.evict =
+// c.evictNode, directly or through a constructor's parameter) is entered
+// where the field is called, under the locks held there; a call made
+// only under if on a boolean parameter (if alreadyLocked { c.run(t) })
+// takes its caller's context from the callers that can pass that value.
+// An exported method that takes no lock and that the package's code calls
+// only on values it is still building (a constructor configuring the
+// counter it was given: l.counter.Config(n) before l is returned) is a
+// setup method: it is not checked against the lock discipline.
 // Publication is followed through what real constructors do: storing
 // the new object's pointer into its own fields (c.f = c.method, a closure
 // over c), or into a new object only it holds, or into a new object
@@ -180,21 +201,23 @@
 // sync/atomic with plain loads and stores; aliasing between different
 // variables (goroutine accesses match only when they are reached from the
 // same variable, parameter or package-level variable of the spawner,
-// through the same fields); callers of the spawning function that keep
-// using shared memory after it returns; happens-before through
+// through the same fields); callers of a function that starts a goroutine
+// on an object it returns (a constructor's go q.loop(): the object is
+// rooted at the call's result, which is not followed), and callers of
+// goroutines started in other packages; happens-before through
 // sync.Cond, context cancellation, or synchronization inside callees of
 // the spawner; functions called through function values other than
 // closures created in place or passed to the function that calls them
 // (a callback parameter's accesses are those of the closure each call
 // site passes); and goroutines started by other packages.
-// Nor are: fields written once behind a nil check and then published
-// by closing a channel the readers receive from (yamux's shutdownErr
-// read after <-shutdownCh); ownership invariants kept at run time (a
-// copy-on-write tree writing only nodes whose owner id is its own,
-// beyond constant boolean arguments); methods documented as not to be
-// called concurrently with others (errgroup's SetLimit); and setup
-// methods that only constructors call, when the constructor is in
-// another function than the one allocating the object.
+// Nor are: a field written before close(ch) without a set-once check
+// (the write is ordered only if nothing writes it after the close);
+// ownership invariants kept at run time (a copy-on-write tree writing
+// only nodes whose owner id is its own, beyond constant boolean
+// arguments); methods documented as not to be called concurrently with
+// others (errgroup's SetLimit); a read in a select loop's default case
+// that an unbuffered send stops before the write; and branches on
+// configuration fields a test leaves unset.
 // Locksets come from package lockset (must-held locks with
 // interprocedural summaries and entry locksets for unexported helpers);
 // lock instances are not distinguished, only lock classes.

@@ -49,14 +49,14 @@ func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
 
 // reallocated reports whether every path from escape point p to instr
 // runs alloc again, so that instr touches a new object, not the one that
-// escaped at p (a constructor filling a slice with new values in a loop):
-// alloc comes before instr in instr's block, and p is not between them.
+// escaped at p (a loop filling a slice with new values: node := &Node{};
+// if ... { node.x = v }; nodes[i] = node).
 func (e *escapes) reallocated(alloc ssa.Value, p, instr ssa.Instruction) bool {
 	a, ok := alloc.(ssa.Instruction)
-	if !ok || a.Block() != instr.Block() || e.indexOf(a) > e.indexOf(instr) {
+	if !ok {
 		return false
 	}
-	return p.Block() != instr.Block() || e.indexOf(p) < e.indexOf(a) || e.indexOf(p) > e.indexOf(instr)
+	return !reachesAvoiding(p, e.indexOf(p), instr, func(x ssa.Instruction) bool { return x == a })
 }
 
 // escapePoints lists the instructions through which pointer v, or an

@@ -106,15 +106,17 @@ func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
 }
 
 // checkAfterCall pairs the accesses of a goroutine that a call left
-// running with the calling function's accesses after the call. The
-// caller's access comes first: the go statement is elsewhere, and each
-// caller is a finding of its own.
+// running with the calling function's own accesses after the call (s.x
+// read after s.Start()); what later calls do is left out: they are often
+// the same start path again, which the callee's state decides (a second
+// Start finding the loop running). The caller's access comes first: the
+// go statement is elsewhere, and each caller is a finding of its own.
 func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 	byLoc := map[loc][]*access{}
 	for _, a := range g.accesses {
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
 	}
-	for _, b := range sp.accessesAfter(g) {
+	for _, b := range sp.accessesAfter(g, true) {
 		if a := conflicting(b, byLoc[b.loc()]); a != nil {
 			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
@@ -133,7 +135,7 @@ func (c *checker) goroutineName(g *ssa.Go) string {
 // spawning function after the go statement that no wait orders.
 func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 	byLoc := map[loc][]*access{}
-	for _, a := range sp.accessesAfter(g) {
+	for _, a := range sp.accessesAfter(g, false) {
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
 	}
 	for _, a := range g.accesses {

@@ -94,10 +94,10 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	return !reachesAvoiding(g.stmt, sp.index[g.stmt], instr, func(x ssa.Instruction) bool { return isWait[x] })
 }
 
-// accessesAfter returns the spawner's accesses, its own and those of the
-// functions it calls, that may run after go statement g while g's
-// goroutine runs.
-func (sp *spawner) accessesAfter(g *goroutine) []*access {
+// accessesAfter returns the spawner's accesses, its own and, unless
+// ownOnly, those of the functions it calls, that may run after go
+// statement g while g's goroutine runs.
+func (sp *spawner) accessesAfter(g *goroutine, ownOnly bool) []*access {
 	var out []*access
 	keep := func(instr ssa.Instruction) bool {
 		return sp.after(g.stmt, instr) && !sp.ordered(g, instr)
@@ -109,6 +109,9 @@ func (sp *spawner) accessesAfter(g *goroutine) []*access {
 		if !a.preEscape && a.root != nil && keep(a.instr) && sp.sameInstance(g.stmt, a.root, a.instr) {
 			out = append(out, a)
 		}
+	}
+	if ownOnly {
+		return out
 	}
 	for _, cs := range sp.fi.calls {
 		if _, ok := cs.instr.(*ssa.Go); ok || !keep(cs.instr) {

@@ -92,7 +92,13 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 			s.paramCalls = append(s.paramCalls, pc)
 			continue
 		}
-		for _, a := range c.bindCallAccesses(fn, cs, &s.signals, &s.paramCalls) {
+		accs := c.bindCallAccesses(fn, cs, &s.signals, &s.paramCalls)
+		if _, ok := cs.instr.(*ssa.Go); ok {
+			// The goroutine's accesses are not fn's: they run on their
+			// own (see background).
+			continue
+		}
+		for _, a := range accs {
 			add(a)
 		}
 	}

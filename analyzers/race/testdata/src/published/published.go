@@ -854,3 +854,52 @@ func (g *Gate) Pass() (bool, int) { return g.sizer.Take(), g.sizer.Size() }
 
 // Grow resizes the sizer while the gate is in use.
 func (g *Gate) Grow(n int) { g.sizer.Resize(n) }
+
+// A Roster's Merge builds a new member in every round of a loop and sets
+// its fields before it stores it: each write is to the round's own new
+// object, though the one of the round before has escaped.
+type Member struct {
+	Name string
+	Port int
+}
+
+type Roster struct {
+	mu      sync.Mutex
+	members map[string]*Member
+}
+
+func (r *Roster) Update(name string, port int) {
+	r.mu.Lock()
+	r.members[name].Port = port
+	r.mu.Unlock()
+}
+
+func (r *Roster) PortOf(name string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.members[name].Port
+}
+
+func (r *Roster) Merge(names []string, ports []int) []*Member {
+	out := make([]*Member, len(names))
+	for i, n := range names {
+		m := &Member{Name: n}
+		if i < len(ports) {
+			m.Port = ports[i]
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// MergeLate sets the port after storing the member where others can see
+// it.
+func (r *Roster) MergeLate(names []string, ports []int) {
+	for i, n := range names {
+		m := &Member{Name: n}
+		r.members[n] = m // want `possible data race: \(\*published.Roster\).MergeLate writes map contents of \(published.Roster\).members without holding`
+		if i < len(ports) {
+			m.Port = ports[i] // want `possible data race: \(\*published.Roster\).MergeLate writes \(published.Member\).Port without holding \(published.Roster\).mu`
+		}
+	}
+}
