@@ -178,11 +178,33 @@ func (c *checker) computeContexts() {
 			changed = true
 		}
 	}
-	for fn := range top {
+	for _, fn := range eligible {
 		if top[fn] {
-			delete(c.ctx.held, fn)
+			// Its callers' own contexts are never known (they are
+			// callbacks, or run only under such functions): what they
+			// hold around the call still is.
+			c.ctx.held[fn] = cs.heldAtSites(fn)
 		}
 	}
+}
+
+// heldAtSites returns the locks held at every entry site of fn, not
+// counting what the callers hold on their own entry.
+func (cs *contextSolver) heldAtSites(fn *ssa.Function) heldSet {
+	var acc heldSet
+	seen := false
+	fromCode := cs.fromCode(fn)
+	for _, s := range cs.sites[fn] {
+		if s.exclusive || fromCode && cs.c.inTestFile(s.caller) {
+			continue
+		}
+		if seen {
+			acc = intersect(acc, s.held)
+		} else {
+			acc, seen = s.held, true
+		}
+	}
+	return acc
 }
 
 // setupOnly reports whether fn is a setup method: it takes no lock, and

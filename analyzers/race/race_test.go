@@ -49,6 +49,7 @@ func TestAnalyzer(t *testing.T) {
 		{"the lock of another instance", &noFacts, "instances", nil},
 		{"a running flag set before the goroutine starts", &noFacts, "flags", nil},
 		{"fields published by closing a channel", &noFacts, "closed", nil},
+		{"helpers locked around in callbacks", &noFacts, "tickers", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
