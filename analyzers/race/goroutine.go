@@ -47,7 +47,7 @@ func (c *checker) checkGoroutines() {
 		}
 		for i, g := range gos {
 			c.checkAgainstSpawner(sp, g)
-			c.checkAgainstMethods(fi, g)
+			c.checkAgainstMethods(sp, g)
 			if sp.inLoop(g.stmt) {
 				c.checkInstances(sp, g)
 			}
@@ -233,8 +233,13 @@ func sortWritesFirst(accs []*access) {
 // (channel receive, select, WaitGroup.Wait) for a goroutine that signals
 // is taken to be ordered after it; so is an access made only after seeing
 // false a flag that the spawner sets to true, under a lock, before it
-// starts the goroutine (see runningFlag).
-func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
+// starts the goroutine (see runningFlag). Neither are the spawner's own
+// accesses before the go statement, which a method reaches by calling
+// the spawner (Publish calling connect, which sets w.conn and then starts
+// the router): they set the goroutine up, and making them again while it
+// runs takes a second start, which the spawner's state usually prevents.
+func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
+	fi := sp.fi
 	fn := fi.fn
 	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Parent() != nil {
 		return
@@ -255,12 +260,13 @@ func (c *checker) checkAgainstMethods(fi *funcInfo, g *goroutine) {
 		return
 	}
 	flag, hasFlag := c.runningFlag(fn, g.stmt.(*ssa.Go))
+	setup := sp.setupOf(g)
 	for _, m := range c.methodsOf(recv.Type()) {
 		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {
 			continue
 		}
 		for _, b := range c.summary(m).accesses {
-			if b.root != m.Params[0] || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
+			if b.root != m.Params[0] || setup[b.instr] || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
 				continue
 			}
 			if a := conflicting(b, byPath[b.path]); a != nil {

@@ -82,7 +82,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, withGuard)
+		other := conflicting(a, c.notSettingUp(a, withGuard))
 		if other == nil {
 			continue
 		}
@@ -219,4 +219,21 @@ func calledLocked(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// notSettingUp returns the accesses of others that did not set up the
+// goroutine a runs in: the spawner's writes before go p.router() happen
+// before everything router does.
+func (c *checker) notSettingUp(a *access, others []*access) []*access {
+	setup := c.goSetup(a.fn)
+	if len(setup) == 0 {
+		return others
+	}
+	var out []*access
+	for _, o := range others {
+		if !setup[o.instr] {
+			out = append(out, o)
+		}
+	}
+	return out
 }

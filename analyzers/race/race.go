@@ -45,9 +45,10 @@ type checker struct {
 	reported   map[reportKey]bool
 	ctx        contexts
 	names      map[*ssa.Function]string
-	escs       map[*ssa.Function]*escapes // for freshReceiver
-	freshFuncs map[*ssa.Function]bool     // see fresh
-	closes     *closeFacts                // see closeorder.go
+	escs       map[*ssa.Function]*escapes                 // for freshReceiver
+	freshFuncs map[*ssa.Function]bool                     // see fresh
+	closes     *closeFacts                                // see closeorder.go
+	setups     map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
 	byObj      map[types.Object]*ssa.Function
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).

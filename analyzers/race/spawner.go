@@ -162,3 +162,83 @@ func (sp *spawner) sameInstance(g ssa.Instruction, root ssa.Value, instr ssa.Ins
 	}
 	return seen[instr.Block().Index]
 }
+
+// setupOf returns the instructions of the accesses that the spawner makes
+// before go statement g, itself or through its calls, and never after it
+// in the same call: what sets the goroutine up.
+func (sp *spawner) setupOf(g *goroutine) map[ssa.Instruction]bool {
+	setup := map[ssa.Instruction]bool{}
+	for _, a := range sp.fi.accesses {
+		if !sp.after(g.stmt, a.instr) {
+			setup[a.instr] = true
+		}
+	}
+	for _, cs := range sp.fi.calls {
+		if _, ok := cs.instr.(*ssa.Go); ok || sp.after(g.stmt, cs.instr) {
+			continue
+		}
+		var signals bool
+		for _, a := range sp.c.callAccesses(sp.fi.fn, cs, &signals) {
+			if a.instr != nil {
+				setup[a.instr] = true
+			}
+		}
+	}
+	return setup
+}
+
+// goSetup returns the accesses that set up every goroutine running fn:
+// fn is only ever started by go statements (go p.router()), all in one
+// function, and these are that function's accesses before each of them
+// (see setupOf). Such an access happens before everything fn does in the
+// goroutine it set up; nil when fn is also called or started elsewhere.
+func (c *checker) goSetup(fn *ssa.Function) map[ssa.Instruction]bool {
+	if c.setups == nil {
+		c.setups = map[*ssa.Function]map[ssa.Instruction]bool{}
+		starts := map[*ssa.Function][]*ssa.Go{}
+		called := map[*ssa.Function]bool{}
+		for _, f := range c.funcs {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					for _, callee := range c.callees(call) {
+						if g, ok := instr.(*ssa.Go); ok {
+							starts[callee] = append(starts[callee], g)
+						} else {
+							called[callee] = true
+						}
+					}
+				}
+			}
+		}
+		for f, gos := range starts {
+			spawner := gos[0].Parent()
+			if called[f] || spawner == f {
+				continue
+			}
+			var setup map[ssa.Instruction]bool
+			for _, g := range gos {
+				if g.Parent() != spawner {
+					setup = nil
+					break
+				}
+				sp := newSpawner(c, c.info(spawner))
+				here := sp.setupOf(&goroutine{stmt: g})
+				if setup == nil {
+					setup = here
+					continue
+				}
+				for instr := range setup {
+					if !here[instr] {
+						delete(setup, instr)
+					}
+				}
+			}
+			c.setups[f] = setup
+		}
+	}
+	return c.setups[fn]
+}

@@ -838,3 +838,84 @@ func runPoller(p *Poller) {
 }
 
 func startPolling(p *Poller) { p.Start() }
+
+// A Producer's connect sets the connection up and then starts the
+// router; Publish connects first. The write in connect sets the router
+// up: making it again would take a second connect, which state prevents.
+type Producer struct {
+	mu      sync.Mutex
+	state   int
+	conn    int
+	pending []int
+	in      chan int
+}
+
+func (p *Producer) connect() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state != 0 {
+		return
+	}
+	p.conn = 1
+	p.state = 1
+	go p.router()
+}
+
+func (p *Producer) router() {
+	for v := range p.in {
+		p.pending = append(p.pending, v+p.conn) // want `possible data race: \(\*goroutines.Producer\).router reads \(goroutines.Producer\).conn without holding \(goroutines.Producer\).mu; \(\*goroutines.Producer\).Redial writes it`
+	}
+}
+
+// Publish connects and sends.
+func (p *Producer) Publish(v int) {
+	p.connect()
+	p.in <- v
+}
+
+// Redial replaces the connection while the router may run.
+func (p *Producer) Redial() {
+	p.mu.Lock()
+	p.conn = 2
+	p.mu.Unlock()
+}
+
+// A Feeder's start sets the connection up before it starts the loop;
+// Conn reads it under the lock.
+type Feeder struct {
+	mu    sync.Mutex
+	state int
+	conn  int
+	sum   int
+	in    chan int
+}
+
+func (f *Feeder) start() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.state != 0 {
+		return
+	}
+	f.conn = 1
+	f.state = 1
+	go f.loop()
+}
+
+func (f *Feeder) loop() {
+	for v := range f.in {
+		f.sum += v * f.conn
+	}
+}
+
+// Feed starts the loop and sends.
+func (f *Feeder) Feed(v int) {
+	f.start()
+	f.in <- v
+}
+
+// Conn reads the connection.
+func (f *Feeder) Conn() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.conn
+}
