@@ -919,3 +919,43 @@ func (f *Feeder) Conn() int {
 	defer f.mu.Unlock()
 	return f.conn
 }
+
+// A Dialer checks an atomic state, not a flag under its lock, before it
+// sets the connection up and starts the loop; Send dials first.
+type Dialer struct {
+	mu    sync.Mutex
+	state atomic.Int32
+	conn  int
+	sum   int
+	in    chan int
+}
+
+func (d *Dialer) dial() {
+	if d.state.Load() != 0 {
+		return
+	}
+	d.mu.Lock()
+	d.conn = 1
+	d.mu.Unlock()
+	d.state.Store(1)
+	go d.loop()
+}
+
+func (d *Dialer) loop() {
+	for v := range d.in {
+		d.sum += v * d.conn
+	}
+}
+
+// Send dials and sends.
+func (d *Dialer) Send(v int) {
+	d.dial()
+	d.in <- v
+}
+
+// Conn reads the connection.
+func (d *Dialer) Conn() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.conn
+}
