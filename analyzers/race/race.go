@@ -49,6 +49,7 @@ type checker struct {
 	freshFuncs map[*ssa.Function]bool                     // see fresh
 	closes     *closeFacts                                // see closeorder.go
 	setups     map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
+	converted  map[*types.TypeName]bool                   // see implementations
 	byObj      map[types.Object]*ssa.Function
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).

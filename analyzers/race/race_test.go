@@ -50,6 +50,7 @@ func TestAnalyzer(t *testing.T) {
 		{"a running flag set before the goroutine starts", &noFacts, "flags", nil},
 		{"fields published by closing a channel", &noFacts, "closed", nil},
 		{"helpers locked around in callbacks", &noFacts, "tickers", nil},
+		{"interface calls to types ever converted", &noFacts, "stores", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",

@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"strings"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -626,11 +627,29 @@ type implKey struct {
 }
 
 // implementations returns the methods named like m of the package's
-// types that implement interface type iface.
+// types that implement interface type iface and that may be in an
+// interface value: converted to an interface in the package, or exported
+// from a file that is not a test (other packages may convert them). A
+// test's type that no code converts (a store no test uses) is not called
+// through an interface.
 func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Function {
 	key := implKey{iface: types.TypeString(iface, nil), method: m.Name()}
 	if fns, ok := c.impls[key]; ok {
 		return fns
+	}
+	if c.converted == nil {
+		c.converted = map[*types.TypeName]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if mi, ok := instr.(*ssa.MakeInterface); ok {
+						if n, ok := derefNamedType(mi.X.Type()); ok {
+							c.converted[n.Obj()] = true
+						}
+					}
+				}
+			}
+		}
 	}
 	var fns []*ssa.Function
 	it, ok := iface.Underlying().(*types.Interface)
@@ -643,6 +662,10 @@ func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 		}
 		named, ok2 := tn.Type().(*types.Named)
 		if !ok2 || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		inTest := strings.HasSuffix(c.pass.Fset.Position(tn.Pos()).Filename, "_test.go")
+		if !c.converted[tn] && (!tn.Exported() || inTest) {
 			continue
 		}
 		for _, t := range []types.Type{named, types.NewPointer(named)} {
