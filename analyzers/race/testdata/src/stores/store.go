@@ -22,20 +22,15 @@ func (s *memStore) Put(k string) {
 // NewStore returns a Store safe for concurrent use.
 func NewStore() Store { return &memStore{m: map[string]bool{}} }
 
-// A Client puts keys into its store.
-type Client struct{ store Store }
-
-// NewClient returns a Client using s.
-func NewClient(s Store) *Client { return &Client{store: s} }
-
-// PutAll puts the keys at once.
-func (c *Client) PutAll(ks []string) {
+// PutAll puts the keys into st at once. The package never calls it: st
+// is whatever its callers pass.
+func PutAll(st Store, ks []string) {
 	var wg sync.WaitGroup
 	for _, k := range ks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.store.Put(k)
+			st.Put(k)
 		}()
 	}
 	wg.Wait()
