@@ -639,7 +639,11 @@ func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 	}
 	if c.converted == nil {
 		c.converted = map[*types.TypeName]bool{}
-		for _, fn := range c.funcs {
+		funcs := c.funcs
+		if init := c.pkg.Func("init"); init != nil {
+			funcs = append(funcs[:len(funcs):len(funcs)], init) // package-level var x I = &T{}
+		}
+		for _, fn := range funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					if mi, ok := instr.(*ssa.MakeInterface); ok {
