@@ -396,18 +396,36 @@ func (c *checker) heldAtReturns(fn *ssa.Function) heldSet {
 }
 
 // freshReceiver reports whether the receiver of call (the first
-// argument, or the interface value of a method call through an
-// interface) is, or points into, memory that caller allocated and has not
-// published before the call.
+// argument of a method, or the interface value of a method call through
+// an interface) is, or points into, memory that caller allocated and has
+// not published before the call; for a function, whether some argument
+// is, and every argument that points to a struct of the package is
+// (newClient(ctx, c) on a Client the caller just built).
 func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
-	recv := call.Call.Value
-	if !call.Call.IsInvoke() {
-		if len(call.Call.Args) == 0 {
+	if call.Call.IsInvoke() {
+		return c.freshArg(caller, call, call.Call.Value)
+	}
+	if len(call.Call.Args) == 0 {
+		return false
+	}
+	if call.Call.Signature().Recv() != nil {
+		return c.freshArg(caller, call, call.Call.Args[0])
+	}
+	fresh := false
+	for _, arg := range call.Call.Args {
+		if c.freshArg(caller, call, arg) {
+			fresh = true
+		} else if n, ok := derefNamedType(arg.Type()); ok && n.Obj().Pkg() == c.pass.Pkg && isPointer(arg.Type()) {
 			return false
 		}
-		recv = call.Call.Args[0]
 	}
-	root, _, ok := c.trace(recv, 0)
+	return fresh
+}
+
+// freshArg reports whether v, an argument of call, is or points into
+// memory that caller allocated and has not published before the call.
+func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bool {
+	root, _, ok := c.trace(v, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
 	if !ok || !isAlloc || alloc.Parent() != caller {
 		return false
@@ -418,6 +436,11 @@ func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
 		c.escs[caller] = esc
 	}
 	return esc.before(alloc, call)
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
 }
 
 // inTestFile reports whether fn is declared in a _test.go file (a

@@ -903,3 +903,79 @@ func (r *Roster) MergeLate(names []string, ports []int) {
 		}
 	}
 }
+
+// A Plug is dialed by Dial under its lock, or by TestPlug on a Plug it
+// has just built: dialPlug's first argument is not the Plug.
+type Plug struct {
+	mu   sync.Mutex
+	addr string
+	conn int
+}
+
+func (p *Plug) Dial() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	dialPlug(1, p)
+}
+
+func dialPlug(n int, p *Plug) { p.conn = n + len(p.addr) }
+
+// SetAddr sets the address.
+func (p *Plug) SetAddr(a string) {
+	p.mu.Lock()
+	p.addr = a
+	p.mu.Unlock()
+}
+
+// Conn reads the connection.
+func (p *Plug) Conn() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.conn
+}
+
+// Reset clears the connection.
+func (p *Plug) Reset() {
+	p.mu.Lock()
+	p.conn = 0
+	p.mu.Unlock()
+}
+
+// TestPlug dials a Plug of its own.
+func TestPlug() int {
+	p := &Plug{addr: "a"}
+	dialPlug(2, p)
+	return p.conn
+}
+
+// A Socket is also dialed by Redial, without the lock.
+type Socket struct {
+	mu   sync.Mutex
+	conn int
+}
+
+func (s *Socket) Dial() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dialSocket(1, s)
+}
+
+func (s *Socket) Redial() { dialSocket(2, s) }
+
+func dialSocket(n int, s *Socket) {
+	s.conn = n // want `possible data race: published.dialSocket writes \(published.Socket\).conn without holding \(published.Socket\).mu`
+}
+
+// Conn reads the connection.
+func (s *Socket) Conn() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn
+}
+
+// Reset clears it.
+func (s *Socket) Reset() {
+	s.mu.Lock()
+	s.conn = 0
+	s.mu.Unlock()
+}
