@@ -610,10 +610,18 @@ func (c *checker) callees(instr ssa.CallInstruction) []*ssa.Function {
 		return []*ssa.Function{f}
 	}
 	if fns := c.locks.Callees(instr); len(fns) > 0 {
-		if len(fns) > maxCallees {
-			fns = fns[:maxCallees]
+		var out []*ssa.Function
+		for _, fn := range fns {
+			// VTA keeps its initial call graph's edges where no type
+			// flows: a test's type that nothing makes is not called.
+			if n, ok := receiverNamed(fn); !ok || !call.IsInvoke() || !c.declaredInTest(n.Obj()) || c.inInterfaces(n.Obj()) {
+				out = append(out, fn)
+			}
 		}
-		return fns
+		if len(out) > maxCallees {
+			out = out[:maxCallees]
+		}
+		return out
 	}
 	if call.IsInvoke() {
 		return c.implementations(call.Value.Type(), call.Method)
@@ -628,32 +636,11 @@ type implKey struct {
 
 // implementations returns the methods named like m of the package's
 // types that implement interface type iface and that may be in an
-// interface value: converted to an interface in the package, or exported
-// from a file that is not a test (other packages may convert them). A
-// test's type that no code converts (a store no test uses) is not called
-// through an interface.
+// interface value (see inInterfaces).
 func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Function {
 	key := implKey{iface: types.TypeString(iface, nil), method: m.Name()}
 	if fns, ok := c.impls[key]; ok {
 		return fns
-	}
-	if c.converted == nil {
-		c.converted = map[*types.TypeName]bool{}
-		funcs := c.funcs
-		if init := c.pkg.Func("init"); init != nil {
-			funcs = append(funcs[:len(funcs):len(funcs)], init) // package-level var x I = &T{}
-		}
-		for _, fn := range funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					if mi, ok := instr.(*ssa.MakeInterface); ok {
-						if n, ok := derefNamedType(mi.X.Type()); ok {
-							c.converted[n.Obj()] = true
-						}
-					}
-				}
-			}
-		}
 	}
 	var fns []*ssa.Function
 	it, ok := iface.Underlying().(*types.Interface)
@@ -661,15 +648,11 @@ func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok2 := scope.Lookup(name).(*types.TypeName)
-		if !ok || !ok2 || tn.IsAlias() {
+		if !ok || !ok2 || tn.IsAlias() || !c.inInterfaces(tn) {
 			continue
 		}
 		named, ok2 := tn.Type().(*types.Named)
 		if !ok2 || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-			continue
-		}
-		inTest := strings.HasSuffix(c.pass.Fset.Position(tn.Pos()).Filename, "_test.go")
-		if !c.converted[tn] && (!tn.Exported() || inTest) {
 			continue
 		}
 		for _, t := range []types.Type{named, types.NewPointer(named)} {
@@ -691,4 +674,48 @@ func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 	}
 	c.impls[key] = fns
 	return fns
+}
+
+// inInterfaces reports whether values of tn, a type of the package, may
+// be in an interface value: converted to an interface in the package, or
+// exported from a file that is not a test (other packages may convert
+// them). A test's type that no code converts (a store no test uses) is
+// not called through an interface.
+func (c *checker) inInterfaces(tn *types.TypeName) bool {
+	if tn.Pkg() != c.pass.Pkg {
+		return true
+	}
+	if c.converted == nil {
+		c.converted = map[*types.TypeName]bool{}
+		funcs := c.funcs
+		if init := c.pkg.Func("init"); init != nil {
+			funcs = append(funcs[:len(funcs):len(funcs)], init) // package-level var x I = &T{}
+		}
+		for _, fn := range funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if mi, ok := instr.(*ssa.MakeInterface); ok {
+						if n, ok := derefNamedType(mi.X.Type()); ok {
+							c.converted[n.Obj()] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return c.converted[tn] || tn.Exported() && !c.declaredInTest(tn)
+}
+
+// declaredInTest reports whether obj is declared in a _test.go file.
+func (c *checker) declaredInTest(obj types.Object) bool {
+	return strings.HasSuffix(c.pass.Fset.Position(obj.Pos()).Filename, "_test.go")
+}
+
+// receiverNamed returns the named type of fn's receiver, if fn is a
+// method.
+func receiverNamed(fn *ssa.Function) (*types.Named, bool) {
+	if fn.Signature.Recv() == nil {
+		return nil, false
+	}
+	return derefNamedType(fn.Signature.Recv().Type())
 }
