@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -257,7 +258,9 @@ func heldOnSuccess(fn *ssa.Function, t *lockset.Trace) map[string]bool {
 	}
 	var out map[string]bool
 	for _, r := range t.Returns {
-		if len(r.Instr.Results) != res.Len() || !isNilConst(r.Instr.Results[res.Len()-1]) {
+		if len(r.Instr.Results) != res.Len() || !isNilConst(returned(r.Instr, res.Len()-1)) || r.Instr.Block() == fn.Recover {
+			// Not a success; or the return after a recovered panic,
+			// which yields the zero results whatever the lock.
 			continue
 		}
 		here := map[string]bool{}
@@ -275,6 +278,35 @@ func heldOnSuccess(fn *ssa.Function, t *lockset.Trace) map[string]bool {
 		}
 	}
 	return out
+}
+
+// returned returns result i of ret: in a function with defers, the
+// value last stored into the result's slot in ret's block before the
+// deferred calls run (t, nil stored, then RunDefers, then return *t0,
+// *t1).
+func returned(ret *ssa.Return, i int) ssa.Value {
+	v := ret.Results[i]
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	var stored ssa.Value
+	for _, instr := range ret.Block().Instrs {
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == slot {
+			stored = st.Val
+		}
+		if instr == ret {
+			break
+		}
+	}
+	if stored == nil {
+		return v
+	}
+	return stored
 }
 
 func isError(t types.Type) bool {

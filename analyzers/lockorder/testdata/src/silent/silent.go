@@ -1,6 +1,7 @@
-package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu \(silent.Lane\).stateLock->\(silent.Mux\).muxLock \(silent.Mux\).muxLock->\(silent.Lane\).stateLock\}`
+package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu \(silent.Ledger\).rw->\(silent.Ledger\).meta \(silent.Lane\).stateLock->\(silent.Mux\).muxLock \(silent.Mux\).muxLock->\(silent.Lane\).stateLock\}`
 
 import (
+	"errors"
 	"sync"
 	"unsafe"
 )
@@ -749,3 +750,26 @@ func (j *Job) Run(key string, f func()) error {
 func WithLocker(l Locker) func(*Job) {
 	return func(j *Job) { j.locker = l }
 }
+
+// A Ledger's Begin hands its writer lock to the transaction it returns:
+// it is held on the nil-error return, also when Begin defers an Unlock
+// of another lock (the results then pass through their slots).
+type Ledger struct {
+	rw, meta sync.Mutex
+	open     bool
+}
+
+type LedgerTx struct{ s *Ledger }
+
+func (s *Ledger) Begin() (*LedgerTx, error) {
+	s.rw.Lock()
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	if !s.open {
+		s.rw.Unlock()
+		return nil, errors.New("closed")
+	}
+	return &LedgerTx{s}, nil
+}
+
+func (tx *LedgerTx) Commit() { tx.s.rw.Unlock() }
