@@ -398,9 +398,10 @@ func (c *checker) heldAtReturns(fn *ssa.Function) heldSet {
 // freshReceiver reports whether the receiver of call (the first
 // argument of a method, or the interface value of a method call through
 // an interface) is, or points into, memory that caller allocated and has
-// not published before the call; for a function, whether some argument
-// is, and every argument that points to a struct of the package is
-// (newClient(ctx, c) on a Client the caller just built).
+// not published before the call; for a function, whether its first
+// argument is, or some argument is and no argument points to another
+// struct of the package (newClient(ctx, c) on a Client the caller just
+// built).
 func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
 	if call.Call.IsInvoke() {
 		return c.freshArg(caller, call, call.Call.Value)
@@ -408,8 +409,11 @@ func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
 	if len(call.Call.Args) == 0 {
 		return false
 	}
+	if c.freshArg(caller, call, call.Call.Args[0]) {
+		return true
+	}
 	if call.Call.Signature().Recv() != nil {
-		return c.freshArg(caller, call, call.Call.Args[0])
+		return false
 	}
 	fresh := false
 	for _, arg := range call.Call.Args {

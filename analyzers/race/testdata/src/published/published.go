@@ -979,3 +979,34 @@ func (s *Socket) Reset() {
 	s.conn = 0
 	s.mu.Unlock()
 }
+
+// A CacheBuilder's settings are copied into each new cache by fill, whose
+// first argument is the cache being built and whose second is the
+// builder, shared by every cache it builds.
+type CacheBuilder struct{ size int }
+
+type BuiltCache struct {
+	mu   sync.Mutex
+	size int
+}
+
+func fill(c *BuiltCache, b *CacheBuilder) { c.size = b.size }
+
+// Build returns a new cache.
+func (b *CacheBuilder) Build() *BuiltCache {
+	c := &BuiltCache{}
+	fill(c, b)
+	return c
+}
+
+func (c *BuiltCache) Grow() {
+	c.mu.Lock()
+	c.size++
+	c.mu.Unlock()
+}
+
+func (c *BuiltCache) Size() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
+}
