@@ -39,7 +39,11 @@
 //     TryRLock method (holding is its purpose), nor for a lock that a
 //     goroutine started in the same declaration releases without
 //     acquiring it (a lock handed to a goroutine, or a test's mutex used
-//     as a signal between two goroutines);
+//     as a signal between two goroutines), nor for a lock held on every
+//     return of a nil error by a function whose last result is an error
+//     (Begin handing the writer lock to the transaction it returns; with
+//     deferred calls the results are read through their slots, and the
+//     return after a recovered panic does not count);
 //   - a blocking channel operation made holding a lock when every
 //     operation that could complete it (the sends and closes a receive
 //     waits for, the receives a send waits for) needs the same lock class

@@ -94,7 +94,9 @@
 // # What is not a race
 //
 // Accesses to an object allocated in the same function before it escapes
-// (constructors, composite literals), or after it is private again: when
+// (constructors, composite literals; in a loop, the object made in this
+// round, though the last round's has escaped), or after it is private
+// again: when
 // it escaped only into a map held in a field or package-level variable
 // (g.m[key] = c) and a call on every path since deleted key from that
 // map holding a lock (the unpublish protocol of x/sync's singleflight:
@@ -106,7 +108,11 @@
 // a call that waits and given back by a call that signals (res, err =
 // pool.Acquire(ctx) ... res.Release(): a pool or semaphore of one orders
 // them, and its size is not in the code); accesses
-// in the spawning function before the go statement; accesses after a
+// in the spawning function before the go statement, and those it makes
+// before the go statement through its calls: they set the goroutine up,
+// and are not paired with it by either check, also where a method
+// reaches them by calling the spawner (Publish calling connect, which
+// sets p.conn and then starts p.router); accesses after a
 // channel receive, a select or WaitGroup.Wait that follows the go
 // statement and dominates them, or after a call of a function that waits
 // so (a semaphore's Acquire, in this package or known by its fact), when
@@ -121,7 +127,9 @@
 // recall): an access in a function is judged in the contexts the package
 // calls it in, and not at all when that is not known. So these are not
 // reported either: accesses in a method only called on memory its caller
-// has not published (a constructor calling init); in a function whose
+// has not published (a constructor calling init, or a function whose
+// first argument, or only argument of the package's struct types, is the
+// object being built: fill(c, builder)); in a function whose
 // only callers in the package are its tests (a test calling a helper
 // directly), or that the package never calls itself nor starts (a
 // callback another package stores, a heap.Interface method container/heap
@@ -152,6 +160,12 @@
 // ever closed, received from or handed out receive-only, a read made
 // after a receive from the channel returned (<-s.done; return s.err, or
 // the select case of the receive) meets no write.
+//
+// A helper called only from functions whose own contexts are never known
+// (callbacks handed to a ticker loop) runs under the locks those callers
+// hold around the call. An interface call reaches only the package's
+// types that are converted to an interface in the package, or exported
+// from a file that is not a test.
 //
 // Contexts are followed through callbacks and flags: a function value
 // stored into an unexported field of function type (p.evict =
