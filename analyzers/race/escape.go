@@ -97,11 +97,13 @@ func (w *escWalker) walk(v ssa.Value, depth int, out []ssa.Instruction) []ssa.In
 	w.seen[v] = true
 	for _, r := range *refs {
 		switch r := r.(type) {
-		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert, *ssa.MakeClosure, *ssa.Phi:
+		case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.Convert, *ssa.MakeClosure, *ssa.Phi,
+			*ssa.TypeAssert, *ssa.Extract:
 			// A closure that captures it (a method value bound to it, a
 			// callback) carries it: published only where the closure is.
+			// A type assertion yields the object itself.
 			out = w.walk(r.(ssa.Value), depth+1, out)
-		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.TypeAssert, *ssa.Field, *ssa.Index, *ssa.Lookup:
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
 			if r.Val != v {
@@ -312,6 +314,14 @@ func (c *checker) freshBase(addr ssa.Value) *ssa.Call {
 				return a
 			}
 			return nil
+		case *ssa.TypeAssert:
+			addr = a.X // p := NewPacket(kind).(*Publish)
+		case *ssa.Extract:
+			if ta, ok := a.Tuple.(*ssa.TypeAssert); ok && a.Index == 0 {
+				addr = ta.X
+				continue
+			}
+			return nil
 		default:
 			return nil
 		}
@@ -327,10 +337,16 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	if r, ok := c.freshFuncs[fn]; ok {
 		return r
 	}
-	if depth > 3 || !c.isLocal(fn) || fn.Signature.Results().Len() == 0 {
+	if depth > 3 || fn.Signature.Results().Len() == 0 {
 		return false
 	}
-	if _, ok := fn.Signature.Results().At(0).Type().Underlying().(*types.Pointer); !ok {
+	if !c.isLocal(fn) {
+		f := c.importFact(fn)
+		return f != nil && f.Fresh
+	}
+	switch fn.Signature.Results().At(0).Type().Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+	default:
 		return false
 	}
 	c.freshFuncs[fn] = false // while it is being decided (recursion)
@@ -341,6 +357,9 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 			continue
 		}
 		v := ret.Results[0]
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X // a factory returning an interface: return &T{...}
+		}
 		switch v := v.(type) {
 		case *ssa.Alloc:
 		case *ssa.Call:

@@ -20,6 +20,9 @@ type accessFact struct {
 	Accesses []factAccess
 	Signals  bool // may let a waiting goroutine proceed (close, send, Done)
 	Waits    bool // may block until another goroutine signals (receive, select, Wait)
+	// Fresh is set when the function returns, as its first result, a new
+	// object nothing else holds (see fresh).
+	Fresh bool `json:",omitempty"`
 }
 
 // A factAccess is one access of an accessFact.
@@ -80,7 +83,7 @@ func (c *checker) exportFacts() {
 			continue
 		}
 		s := c.summary(fn)
-		f := &accessFact{Signals: s.signals, Waits: s.waits}
+		f := &accessFact{Signals: s.signals, Waits: s.waits, Fresh: c.fresh(fn, 0)}
 		for _, a := range s.accesses {
 			if len(f.Accesses) == maxFactAccesses {
 				break
@@ -95,7 +98,7 @@ func (c *checker) exportFacts() {
 			}
 			f.Accesses = append(f.Accesses, fa)
 		}
-		if len(f.Accesses) > 0 || f.Signals || f.Waits {
+		if len(f.Accesses) > 0 || f.Signals || f.Waits || f.Fresh {
 			c.pass.ExportObjectFact(obj, f)
 		}
 	}

@@ -5,6 +5,7 @@ package app
 import (
 	"fmt"
 	"stats"
+	"sync"
 )
 
 func Report() { // want Report:`accesses\(r stats.Total\)`
@@ -41,4 +42,35 @@ func Hits(s *stats.Shared) int { // want Hits:`accesses\(r \$0.Hits holding \(st
 
 func PeekHits(s *stats.Shared) int { // want PeekHits:`accesses\(r \$0.Hits\)`
 	return s.Hits // want `possible data race: app.PeekHits reads \(stats.Shared\).Hits without holding \(stats.Shared\).mu; app.Hit writes it holding \(stats.Shared\).mu`
+}
+
+// A Router reads and renames packets under its lock.
+type Router struct{ mu sync.Mutex }
+
+func (r *Router) Route(p *stats.Publish) string { // want Route:`accesses\(r \$1.Topic holding \(app.Router\).mu\)`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return p.Topic
+}
+
+func (r *Router) Rename(p *stats.Publish) { // want Rename:`accesses\(w \$1.Topic holding \(app.Router\).mu\)`
+	r.mu.Lock()
+	p.Topic = "renamed"
+	r.mu.Unlock()
+}
+
+// Send fills a packet that stats.NewPacket made for it alone.
+func Send(topic string) stats.Packet {
+	p := stats.NewPacket().(*stats.Publish)
+	p.Topic = topic
+	return p
+}
+
+var outbox = make(chan stats.Packet, 1)
+
+// SendLate fills the packet after handing it over.
+func SendLate(topic string) { // want SendLate:`accesses\(signals\)`
+	p := stats.NewPacket().(*stats.Publish)
+	outbox <- p
+	p.Topic = topic // want `possible data race: app.SendLate writes \(stats.Publish\).Topic without holding \(app.Router\).mu`
 }

@@ -43,3 +43,14 @@ type Shared struct {
 
 func (s *Shared) Lock()   { s.mu.Lock() }
 func (s *Shared) Unlock() { s.mu.Unlock() }
+
+// A Packet is made by NewPacket.
+type Packet interface{ Kind() int }
+
+// A Publish packet carries a topic.
+type Publish struct{ Topic string }
+
+func (*Publish) Kind() int { return 1 }
+
+// NewPacket returns a new packet.
+func NewPacket() Packet { return &Publish{} }
