@@ -78,18 +78,24 @@ func (sp *spawner) definedInLoop(v ssa.Value, g ssa.Instruction) bool {
 // ordered reports whether instr, after go statement g, is ordered after
 // everything the goroutine does before it signals: every path from g to
 // instr passes a wait (channel receive, select, WaitGroup.Wait, or a call
-// that waits: a semaphore's Acquire). A wait that dominates instr is the
+// that waits: a semaphore's Acquire), or a send that stops the goroutine
+// (see stopChannels). A wait that dominates instr is the
 // usual case; a loop whose next iteration writes what the last one's
 // goroutines read, after waiting for them, is the other.
 func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
-	if !g.signals || len(sp.waits) == 0 {
-		return false
-	}
 	isWait := make(map[ssa.Instruction]bool, len(sp.waits))
-	for _, w := range sp.waits {
-		if w != instr {
-			isWait[w] = true
+	if g.signals {
+		for _, w := range sp.waits {
+			if w != instr {
+				isWait[w] = true
+			}
 		}
+	}
+	for _, s := range sp.stopSends(g) {
+		isWait[s] = true // the goroutine has stopped once it completes
+	}
+	if len(isWait) == 0 {
+		return false
 	}
 	return !reachesAvoiding(g.stmt, sp.index[g.stmt], instr, func(x ssa.Instruction) bool { return isWait[x] })
 }

@@ -959,3 +959,57 @@ func (d *Dialer) Conn() int {
 	defer d.mu.Unlock()
 	return d.conn
 }
+
+// A Gauge is polled by a goroutine until a send on stop, which has no
+// buffer: once the send completes, the goroutine has returned.
+type Gauge struct{ level int }
+
+func pollGauge(g *Gauge) {
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = g.level
+			}
+		}
+	}()
+	stop <- struct{}{}
+	g.level = 0
+}
+
+// pollGaugeBuffered's stop has a buffer: the send does not wait.
+func pollGaugeBuffered(g *Gauge) {
+	stop := make(chan struct{}, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = g.level // want `possible data race: \(goroutines.Gauge\).level is read by goroutine goroutines.pollGaugeBuffered\$1 and written by goroutines.pollGaugeBuffered`
+			}
+		}
+	}()
+	stop <- struct{}{}
+	g.level = 0
+}
+
+// pollGaugeLate's goroutine reads once more after it receives.
+func pollGaugeLate(g *Gauge) {
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				_ = g.level // want `possible data race: \(goroutines.Gauge\).level is read by goroutine goroutines.pollGaugeLate\$1 and written by goroutines.pollGaugeLate`
+				return
+			default:
+			}
+		}
+	}()
+	stop <- struct{}{}
+	g.level = 0
+}
