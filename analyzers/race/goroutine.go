@@ -165,6 +165,12 @@ func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 		if b == nil || entry != nil && c.inHeldResource(entry, a.instr) && c.inHeldResource(entry, b.instr) {
 			continue
 		}
+		if !c.inTestFile(sp.fi.fn) && c.ofTestType(a) {
+			// A test's own value, handed to the package's goroutines
+			// (a handler, a delegate): the test decides how many run
+			// at once (AddHandler, one goroutine per handler).
+			continue
+		}
 		c.reportShared(a, "goroutine "+g.name, g.name, b, "another instance of "+g.name, g.name)
 	}
 }
@@ -342,4 +348,22 @@ func hasLockField(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// ofTestType reports whether a accesses a field of a type declared in a
+// test file.
+func (c *checker) ofTestType(a *access) bool {
+	var addr ssa.Value
+	switch x := a.instr.(type) {
+	case *ssa.Store:
+		addr = x.Addr
+	case *ssa.UnOp:
+		addr = x.X
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	n, ok := derefNamedType(fa.X.Type())
+	return ok && c.declaredInTest(n.Obj())
 }

@@ -35,3 +35,13 @@ func PutAll(st Store, ks []string) {
 	}
 	wg.Wait()
 }
+
+// countingStore is not safe for concurrent use; it is made into a
+// Store.
+type countingStore struct{ n int }
+
+func (s *countingStore) Put(string) {
+	s.n++ // want `possible data race: \(stores.countingStore\).n is written by goroutine stores.PutAll\$1 and written by another instance of stores.PutAll\$1`
+}
+
+var counting Store = &countingStore{}
