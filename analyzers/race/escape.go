@@ -358,7 +358,13 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 		}
 		v := ret.Results[0]
 		if mi, ok := v.(*ssa.MakeInterface); ok {
+			if _, ptr := mi.X.Type().Underlying().(*types.Pointer); !ptr {
+				continue // a copy of a value (return errorConn{err})
+			}
 			v = mi.X // a factory returning an interface: return &T{...}
+		}
+		if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
+			v = ext.Tuple // c, _ := p.GetContext(ctx); return c
 		}
 		switch v := v.(type) {
 		case *ssa.Alloc:

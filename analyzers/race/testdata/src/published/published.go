@@ -1010,3 +1010,59 @@ func (c *BuiltCache) Size() int {
 	defer c.mu.Unlock()
 	return c.size
 }
+
+// A Wire comes from getWire, which returns a new one or a copied error
+// value through an interface, passed on by Dial: the caller's writes to
+// it come before anyone else can see it.
+type Wire interface {
+	Send()
+	Reset()
+}
+
+type wire struct {
+	mu    sync.Mutex
+	state int
+}
+
+func (w *wire) Send() {
+	w.mu.Lock()
+	w.state++
+	w.mu.Unlock()
+}
+
+func (w *wire) Reset() {
+	w.mu.Lock()
+	w.state = 0
+	w.mu.Unlock()
+}
+
+type wireErr struct{ err error }
+
+func (wireErr) Send()  {}
+func (wireErr) Reset() {}
+
+func getWire(fail bool) (Wire, error) {
+	if fail {
+		return wireErr{nil}, nil
+	}
+	return &wire{}, nil
+}
+
+// Dial returns a new Wire.
+func Dial() Wire {
+	w, _ := getWire(false)
+	return w
+}
+
+// Primed returns a Wire whose state it sets before returning it.
+func Primed() Wire {
+	w := Dial().(*wire)
+	w.state = 1
+	return w
+}
+
+// Use sends and resets through the interface.
+func Use(w Wire) {
+	w.Send()
+	w.Reset()
+}
