@@ -209,7 +209,8 @@ func (c *checker) setOnceCheck(store *ssa.Store) (*ssa.BasicBlock, bool) {
 	var check *ssa.BasicBlock
 	branchConds(store, func(cond ssa.Value, want bool) bool {
 		bin, ok := cond.(*ssa.BinOp)
-		if !ok || !(bin.Op == token.EQL && want || bin.Op == token.NEQ && !want) {
+		isNil := ok && (bin.Op == token.EQL && want || bin.Op == token.NEQ && !want)
+		if !isNil {
 			return true
 		}
 		load, ok := bin.X.(*ssa.UnOp)

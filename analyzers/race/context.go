@@ -429,6 +429,9 @@ func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
 // freshArg reports whether v, an argument of call, is or points into
 // memory that caller allocated and has not published before the call.
 func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bool {
+	if c.ownedElement(v, caller) {
+		return true
+	}
 	root, _, ok := c.trace(v, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
 	if !ok || !isAlloc || alloc.Parent() != caller {

@@ -390,3 +390,74 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	c.freshFuncs[fn] = ok
 	return ok
 }
+
+// ownedElement reports whether addr is reached from an element of a map
+// that fn made and keeps to itself, holding only new objects: a snapshot
+// taken under a lock (m[k] = cfg.Clone()) and worked on after it is
+// released. Such elements are fn's alone.
+func (c *checker) ownedElement(addr ssa.Value, fn *ssa.Function) bool {
+	for i := 0; i <= maxTraceDepth; i++ {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return false
+			}
+			addr = a.X
+		case *ssa.Lookup:
+			return c.ownedMap(a.X, fn)
+		case *ssa.Extract:
+			switch t := a.Tuple.(type) {
+			case *ssa.Next:
+				r, ok := t.Iter.(*ssa.Range)
+				return ok && a.Index == 2 && c.ownedMap(r.X, fn)
+			case *ssa.Lookup:
+				return a.Index == 0 && c.ownedMap(t.X, fn)
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// ownedMap reports whether m is a map made in fn that is only filled with
+// new objects, read, ranged over, measured and deleted from: it never
+// leaves fn.
+func (c *checker) ownedMap(m ssa.Value, fn *ssa.Function) bool {
+	mm, ok := m.(*ssa.MakeMap)
+	if !ok || mm.Parent() != fn {
+		return false
+	}
+	for _, r := range *mm.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+			if r.Map != mm || !c.newObject(r.Value) {
+				return false
+			}
+		case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+		case *ssa.Call:
+			if !isBuiltin(r.Common(), "len") && !isBuiltin(r.Common(), "delete") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// newObject reports whether v is an object just made: allocated, or the
+// result of a function that returns a new object.
+func (c *checker) newObject(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return true
+	case *ssa.Call:
+		callee := v.Call.StaticCallee()
+		return callee != nil && c.fresh(callee, 0)
+	}
+	return false
+}

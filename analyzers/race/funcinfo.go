@@ -143,6 +143,8 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	} else if root == nil {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)
+		} else if c.ownedElement(addr, fi.fn) {
+			a.preEscape = true
 		}
 	}
 	fi.accesses = append(fi.accesses, a)

@@ -1066,3 +1066,68 @@ func Use(w Wire) {
 	w.Send()
 	w.Reset()
 }
+
+// A Topology is cloned under its connection's lock into a map the
+// recovery keeps to itself, and worked on after the lock is released.
+type Topology struct{ Count int }
+
+// Clone returns a copy.
+func (t *Topology) Clone() *Topology { return &Topology{Count: t.Count} }
+
+type Link struct {
+	mu   sync.Mutex
+	topo map[int]*Topology
+}
+
+func (l *Link) Record(id int) {
+	l.mu.Lock()
+	l.topo[id].Count++
+	l.mu.Unlock()
+}
+
+func (l *Link) Forget(id int) {
+	l.mu.Lock()
+	l.topo[id].Count = 0
+	l.mu.Unlock()
+}
+
+// Total sums under the lock.
+func (l *Link) Total() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, t := range l.topo {
+		n += t.Count
+	}
+	return n
+}
+
+// Recover sums a snapshot of clones.
+func (l *Link) Recover() int {
+	l.mu.Lock()
+	snap := make(map[int]*Topology, len(l.topo))
+	for id, t := range l.topo {
+		snap[id] = t.Clone()
+	}
+	l.mu.Unlock()
+	n := 0
+	for _, t := range snap {
+		n += t.Count
+	}
+	return n
+}
+
+// RecoverLive snapshots the live topologies, not clones of them.
+func (l *Link) RecoverLive() int {
+	l.mu.Lock()
+	snap := make(map[int]*Topology, len(l.topo))
+	for id, t := range l.topo {
+		snap[id] = t
+	}
+	l.mu.Unlock()
+	n := 0
+	for _, t := range snap {
+		n += t.Count // want `possible data race: \(\*published.Link\).RecoverLive reads \(published.Topology\).Count without holding \(published.Link\).mu`
+	}
+	return n
+}
