@@ -142,6 +142,22 @@
 // write-locked classes, so a cycle split over packages is reported in the
 // package that closes it.
 //
+// # Gate locks
+//
+// A lock class held for writing at an edge's second acquisition, other
+// than the edge's two classes, is a gate of the edge; where the edge is
+// seen in several functions, only the gates all of them hold count, so
+// one observation without the gate keeps the edge ungated. A lock held
+// on entry counts when every call site holds it (Inherited), not when
+// it is only assumed held because the function releases it (Assumed).
+// A cycle two of whose edges share a gate is not reported: the two
+// goroutines making them cannot both be inside the gate, so the cycle
+// never closes (a catalog moving rows between two tables in either
+// order, always under its schema lock). A read-locked gate does not
+// count: two readers are not excluded from each other.
+// Nestings of two instances of one class are not reported when every
+// nesting of that class in the package is made under a common gate.
+//
 // # Waiting for a goroutine to exit
 //
 // An edge made only after a goroutine has exited cannot deadlock with an
@@ -196,7 +212,9 @@
 // approximated (inside a recursive cycle, the function being summarized
 // has no effect). Instances are told apart by access path only; elements
 // of slices at variable indices and map values have unknown instances
-// and are never reported as double or nested locks. Nesting two instances
+// and are never reported as double or nested locks. Gates are lock
+// classes, not instances: two goroutines holding the gate class of two
+// different values are taken to exclude each other. Nesting two instances
 // is silent when the inner acquisition is dominated by an ordering
 // comparison (<, <=, >, >=), in the function or at every call site of it,
 // when the instances come from a swap (phi), and when both hang off one

@@ -36,8 +36,9 @@ type Edge struct {
 	// Held lists the classes held at the acquisition of To.
 	Held []string
 	// Gates lists the other classes held in write mode at the
-	// acquisition of To: an opposite edge under the same gate lock cannot
-	// deadlock.
+	// acquisition of To by every observation of the edge: two edges of a
+	// cycle under the same gate lock are never made at once, so the cycle
+	// cannot deadlock.
 	Gates []string
 	// Dynamic is set when one of the acquisitions is reached through an
 	// interface method or function value call.
@@ -123,14 +124,14 @@ func better(e, w *Edge, pkg string) bool {
 
 // merged returns the witness w of an edge also observed as e: w itself,
 // or a copy of it keeping only the exit channels both are after or
-// inside (what holds of every observation).
+// inside and the gate locks both hold (what holds of every observation).
 func merged(w, e *Edge) *Edge {
-	after, inside := common(w.After, e.After), common(w.Inside, e.Inside)
-	if len(after) == len(w.After) && len(inside) == len(w.Inside) {
+	after, inside, gates := common(w.After, e.After), common(w.Inside, e.Inside), common(w.Gates, e.Gates)
+	if len(after) == len(w.After) && len(inside) == len(w.Inside) && len(gates) == len(w.Gates) {
 		return w
 	}
 	cp := *w
-	cp.After, cp.Inside = after, inside
+	cp.After, cp.Inside, cp.Gates = after, inside, gates
 	return &cp
 }
 
@@ -152,11 +153,11 @@ type cycle []*Edge
 // found in g.pkg without dynamic calls, one per set of classes and order,
 // shortest first as found by a breadth-first search from each such edge
 // inside its strongly connected component. Cycles whose modes cannot
-// deadlock (a read lock wanted where only a read lock is held) or whose
-// edges share a gate lock are left out. Cycles whose every edge goes
-// through an interface or function value call are left out too: they are
-// typically decorators wrapping one another, which deadlock only when
-// composed both ways.
+// deadlock (a read lock wanted where only a read lock is held) or two of
+// whose edges share a gate lock (see gated) are left out. Cycles whose
+// every edge goes through an interface or function value call are left
+// out too: they are typically decorators wrapping one another, which
+// deadlock only when composed both ways.
 func (g *graph) cycles() []cycle {
 	comp := g.components()
 	var out []cycle
@@ -192,7 +193,8 @@ func (g *graph) cycles() []cycle {
 
 // pick chooses a witness for each consecutive pair of nodes (first edge
 // fixed) such that every node of the cycle is wanted in a mode that
-// conflicts with the mode in which the next goroutine holds it.
+// conflicts with the mode in which the next goroutine holds it, and such
+// that the edges are neither gated nor exclusive.
 func (g *graph) pick(nodes []string, first *Edge) cycle {
 	n := len(nodes) - 1 // nodes[0] == nodes[n]
 	c := make(cycle, n)
@@ -200,7 +202,7 @@ func (g *graph) pick(nodes []string, first *Edge) cycle {
 	var try func(i int) bool
 	try = func(i int) bool {
 		if i == n {
-			return conflicts(c[n-1].To.Mode, c[0].From.Mode)
+			return conflicts(c[n-1].To.Mode, c[0].From.Mode) && !gated(c) && !exclusive(c)
 		}
 		for _, w := range g.succ[nodes[i]][nodes[i+1]] {
 			if !conflicts(c[i-1].To.Mode, w.From.Mode) {
@@ -213,7 +215,7 @@ func (g *graph) pick(nodes []string, first *Edge) cycle {
 		}
 		return false
 	}
-	if !try(1) || gated(c) || exclusive(c) {
+	if !try(1) {
 		return nil
 	}
 	return c
@@ -225,17 +227,16 @@ func conflicts(want, held lockset.Mode) bool {
 	return want == lockset.Write || held == lockset.Write
 }
 
-// gated reports whether every edge of c happens under a common gate lock.
+// gated reports whether two edges of c are made under a common gate lock:
+// the goroutines making them cannot both be inside it, so they never wait
+// for each other's locks at once and the cycle cannot close. A gate
+// common to every edge is the usual case.
 func gated(c cycle) bool {
-	common := map[string]int{}
-	for _, e := range c {
-		for _, gname := range e.Gates {
-			common[gname]++
-		}
-	}
-	for _, k := range common {
-		if k == len(c) {
-			return true
+	for i, e := range c {
+		for _, f := range c[i+1:] {
+			if len(common(e.Gates, f.Gates)) > 0 {
+				return true
+			}
 		}
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
@@ -35,6 +36,35 @@ type checker struct {
 	started map[*ssa.Function][]*ssa.Function // functions started by go statements, and by whom
 	handed  map[*ssa.Function]map[string]bool // see handedOff
 	exits   map[string]*exitChan              // see exitChans
+	nested  []nesting                         // see reportNestings
+}
+
+// A nesting is the acquisition a in fn of a second instance of the class
+// of h while h is held, with no order between the two instances.
+type nesting struct {
+	fn *ssa.Function
+	h  lockset.Lock
+	a  lockset.Acquisition
+}
+
+// reportNestings reports the nestings of two instances of one class,
+// except for a class all of whose nestings in the package are made under
+// a common gate lock (see gates): the goroutines making them with the
+// instances swapped cannot both be inside it.
+func (c *checker) reportNestings() {
+	shared := map[string][]string{} // class -> gates of all its nestings
+	for _, n := range c.nested {
+		g := gates(n.a.Held, n.h.Class, n.a.Lock.Class)
+		if prev, ok := shared[n.h.Class]; ok {
+			g = common(g, prev)
+		}
+		shared[n.h.Class] = g
+	}
+	for _, n := range c.nested {
+		if len(shared[n.h.Class]) == 0 {
+			c.reportNested(n.fn, n.h, n.a)
+		}
+	}
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -75,6 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.graph.add(&c.local[i])
 	}
 	c.reportCycles()
+	c.reportNestings()
 	c.exportOrders()
 	return c.res, nil
 }
@@ -108,7 +139,7 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 				}
 				c.reportDouble(fn, h, a)
 			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr, h, a.Lock):
-				c.reportNested(fn, h, a)
+				c.nested = append(c.nested, nesting{fn, h, a})
 			}
 		}
 	}
@@ -142,17 +173,29 @@ func (c *checker) addEdge(fn *ssa.Function, t *lockset.Trace, h lockset.Lock, a 
 		Func:    lockset.FuncName(fn),
 		Pkg:     c.pass.Pkg.Path(),
 		Held:    a.Held.Classes(),
+		Gates:   gates(a.Held, h.Class, a.Lock.Class),
 		Dynamic: h.Dynamic || a.Lock.Dynamic,
-	}
-	for _, o := range a.Held {
-		if o.Mode == lockset.Write && o.Class != h.Class {
-			e.Gates = append(e.Gates, o.Class)
-		}
 	}
 	if len(c.exits) > 0 {
 		e.After, e.Inside = c.exitOrder(fn, t, h, a)
 	}
 	c.local = append(c.local, e)
+}
+
+// gates returns the classes other than from and to that held keeps
+// locked for writing, in order: gate locks, which two goroutines cannot
+// hold at once. A lock held on entry only because the function releases
+// it without acquiring it (Assumed) is not known to be held and does not
+// count.
+func gates(held lockset.Set, from, to string) []string {
+	var out []string
+	for _, l := range held {
+		if l.Mode != lockset.Write || l.Assumed || l.Class == from || l.Class == to || slices.Contains(out, l.Class) {
+			continue
+		}
+		out = append(out, l.Class)
+	}
+	return out
 }
 
 // goTargets returns the functions that go statements of funcs start,

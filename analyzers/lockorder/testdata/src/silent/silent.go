@@ -1,4 +1,4 @@
-package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu \(silent.Ledger\).rw->\(silent.Ledger\).meta \(silent.Lane\).stateLock->\(silent.Mux\).muxLock \(silent.Mux\).muxLock->\(silent.Lane\).stateLock\}`
+package silent // want package:`orders\{silent.muA->silent.muB \(silent.buffered\).mu->\(silent.locked\).Mutex \(silent.locked\).Mutex->\(silent.buffered\).mu \(silent.Mirror\).mu->\(silent.Source\).mu \(silent.Ledger\).rw->\(silent.Ledger\).meta \(silent.Catalog\).schema->\(silent.Catalog\).tableA \(silent.Catalog\).schema->\(silent.Catalog\).tableB \(silent.Catalog\).tableA->\(silent.Catalog\).tableB \(silent.Catalog\).tableB->\(silent.Catalog\).tableA \(silent.Catalog\).tableB->\(silent.Catalog\).tableC \(silent.Catalog\).schema->\(silent.Catalog\).tableC \(silent.Catalog\).tableC->\(silent.Catalog\).tableA silent.catalogs->\(silent.Catalog\).tableA \(silent.Lane\).stateLock->\(silent.Mux\).muxLock \(silent.Mux\).muxLock->\(silent.Lane\).stateLock\}`
 
 import (
 	"errors"
