@@ -227,19 +227,29 @@ func conflicts(want, held lockset.Mode) bool {
 	return want == lockset.Write || held == lockset.Write
 }
 
-// gated reports whether two edges of c are made under a common gate lock:
-// the goroutines making them cannot both be inside it, so they never wait
-// for each other's locks at once and the cycle cannot close. A gate
-// common to every edge is the usual case.
+// gated reports whether two edges of c are made holding a common lock
+// exclusively: the goroutines making them cannot both hold it, so they
+// never wait for each other's locks at once and the cycle cannot close.
+// The lock is a gate of both (a gate common to every edge is the usual
+// case), or the first lock of one edge and a gate of the other.
 func gated(c cycle) bool {
 	for i, e := range c {
 		for _, f := range c[i+1:] {
-			if len(common(e.Gates, f.Gates)) > 0 {
+			if len(common(exclusiveHeld(e), exclusiveHeld(f))) > 0 {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// exclusiveHeld returns the classes held in write mode while e is made:
+// its gates, and its first lock when that is write-locked.
+func exclusiveHeld(e *Edge) []string {
+	if e.From.Mode != lockset.Write {
+		return e.Gates
+	}
+	return append(e.Gates[:len(e.Gates):len(e.Gates)], e.From.Class)
 }
 
 // exclusive reports whether two edges of c never overlap: one is made

@@ -101,3 +101,34 @@ func (c *Witnessed) MoveBA() {
 	c.tableA.Unlock()
 	c.tableB.Unlock()
 }
+
+// A Relay takes in then out (Forward), out then audit only while it holds
+// in (Trace), and audit then in (Check). The three orders cannot close
+// one cycle: Forward and Trace both hold in. Trace's in→audit and Check's
+// audit→in can: that cycle is the one reported.
+type Relay struct {
+	in, out, audit sync.Mutex
+}
+
+func (r *Relay) Forward() {
+	r.in.Lock()
+	r.out.Lock()
+	r.out.Unlock()
+	r.in.Unlock()
+}
+
+func (r *Relay) Trace() {
+	r.in.Lock()
+	r.out.Lock()
+	r.audit.Lock()
+	r.audit.Unlock()
+	r.out.Unlock()
+	r.in.Unlock()
+}
+
+func (r *Relay) Check() {
+	r.audit.Lock() // want `lock-order cycle: \(\*a.Relay\).Check acquires \(a.Relay\).in while holding \(a.Relay\).audit, but \(\*a.Relay\).Trace acquires \(a.Relay\).audit while holding \(a.Relay\).in`
+	r.in.Lock()
+	r.in.Unlock()
+	r.audit.Unlock()
+}
