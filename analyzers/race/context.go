@@ -139,13 +139,19 @@ func (c *checker) computeContexts() {
 		if open[fn] || len(sites[fn]) == 0 || c.exportedEntry(fn, invoked) {
 			continue
 		}
-		eligible = append(eligible, fn)
-		top[fn] = true
 		exclusive := true
 		for _, s := range sites[fn] {
 			exclusive = exclusive && s.exclusive
 		}
 		c.ctx.exclusive[fn] = exclusive
+		if exclusive {
+			// Only ever called on memory not yet published: its own
+			// context is as good as known (the locks its body takes
+			// around its calls still count for its callees).
+			continue
+		}
+		eligible = append(eligible, fn)
+		top[fn] = true
 	}
 	for _, fn := range c.funcs {
 		if c.exportedEntry(fn, invoked) && !open[fn] && !spawned[fn] && c.setupOnly(fn, append(sites[fn], invokes[fn]...)) {

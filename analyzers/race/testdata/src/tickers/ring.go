@@ -78,3 +78,42 @@ func tally(es []*entry) {
 		e.seen++ // want `possible data race: tickers.tally writes \(tickers.entry\).seen without holding \(tickers.Ring\).mu`
 	}
 }
+
+// A Line's connect runs only on the Line that Open builds, and locks mu
+// around dial, which binds; dial's other caller is a test.
+type Line struct {
+	mu   sync.Mutex
+	conn int
+}
+
+// Open builds a connected Line.
+func Open() *Line {
+	l := &Line{}
+	l.connect()
+	return l
+}
+
+func (l *Line) connect() {
+	l.mu.Lock()
+	l.dial()
+	l.bind()
+	l.mu.Unlock()
+}
+
+func (l *Line) dial() { l.bind() }
+
+func (l *Line) bind() { l.conn++ }
+
+// Conn reads the connection.
+func (l *Line) Conn() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.conn
+}
+
+// Reset clears it.
+func (l *Line) Reset() {
+	l.mu.Lock()
+	l.conn = 0
+	l.mu.Unlock()
+}

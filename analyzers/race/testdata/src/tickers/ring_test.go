@@ -10,3 +10,8 @@ func TestSweep(t *testing.T) {
 		t.Fatal(es[0].seen)
 	}
 }
+
+func TestDial(t *testing.T) {
+	l := &Line{}
+	l.dial()
+}
