@@ -144,12 +144,6 @@ func (c *checker) computeContexts() {
 			exclusive = exclusive && s.exclusive
 		}
 		c.ctx.exclusive[fn] = exclusive
-		if exclusive {
-			// Only ever called on memory not yet published: its own
-			// context is as good as known (the locks its body takes
-			// around its calls still count for its callees).
-			continue
-		}
 		eligible = append(eligible, fn)
 		top[fn] = true
 	}
@@ -185,32 +179,43 @@ func (c *checker) computeContexts() {
 		}
 	}
 	for _, fn := range eligible {
-		if top[fn] {
+		if !top[fn] {
+			continue
+		}
+		if held, ok := cs.heldAtSites(fn); ok {
 			// Its callers' own contexts are never known (they are
 			// callbacks, or run only under such functions): what they
 			// hold around the call still is.
-			c.ctx.held[fn] = cs.heldAtSites(fn)
+			c.ctx.held[fn] = held
+		} else {
+			// Reached only from functions that run on memory not yet
+			// published (Open calling l.connect(), which calls
+			// l.dial()): so does it.
+			c.ctx.exclusive[fn] = true
 		}
 	}
 }
 
-// heldAtSites returns the locks held at every entry site of fn, not
-// counting what the callers hold on their own entry.
-func (cs *contextSolver) heldAtSites(fn *ssa.Function) heldSet {
+// heldAtSites returns the locks held at every entry site of fn whose
+// caller is not itself left at top or on unpublished memory, with what
+// such callers hold on entry (nothing, for a callback's); false when
+// there is no such site.
+func (cs *contextSolver) heldAtSites(fn *ssa.Function) (heldSet, bool) {
 	var acc heldSet
 	seen := false
 	fromCode := cs.fromCode(fn)
 	for _, s := range cs.sites[fn] {
-		if s.exclusive || fromCode && cs.c.inTestFile(s.caller) {
+		if s.exclusive || fromCode && cs.c.inTestFile(s.caller) || cs.top[s.caller] || cs.c.ctx.exclusive[s.caller] {
 			continue
 		}
+		h := s.held.union(cs.c.ctx.held[s.caller])
 		if seen {
-			acc = intersect(acc, s.held)
+			acc = intersect(acc, h)
 		} else {
-			acc, seen = s.held, true
+			acc, seen = h, true
 		}
 	}
-	return acc
+	return acc, seen
 }
 
 // setupOnly reports whether fn is a setup method: it takes no lock, and
