@@ -461,3 +461,48 @@ func (c *checker) newObject(v ssa.Value) bool {
 	}
 	return false
 }
+
+// capturedUnpublished reports whether free variable fv of closure fn is a
+// variable of the enclosing function that never escapes it, and fn runs
+// only inside the enclosing function's call (a callback filling a local
+// result: msg := Message{}; read(func() { msg.Key = ... })): the
+// closure's accesses to it are the enclosing call's own.
+func (c *checker) capturedUnpublished(fn *ssa.Function, fv *ssa.FreeVar) bool {
+	parent := fn.Parent()
+	if parent == nil || !c.runsIn(fn, parent, 0) {
+		return false
+	}
+	i := indexOfFreeVar(fn, fv)
+	var binding ssa.Value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || i < 0 || i >= len(mc.Bindings) {
+				continue
+			}
+			if binding != nil && binding != mc.Bindings[i] {
+				return false
+			}
+			binding = mc.Bindings[i]
+		}
+	}
+	alloc, ok := binding.(*ssa.Alloc)
+	return ok && len(escapePoints(alloc, alloc, 0, nil)) == 0
+}
+
+// insideVar reports whether addr is the address of variable v itself or
+// of a field of it (msg.Key for a struct variable msg), not of memory a
+// pointer in it leads to (p.last.Key for a pointer variable p).
+func insideVar(addr ssa.Value, v ssa.Value) bool {
+	for i := 0; i <= maxTraceDepth; i++ {
+		if addr == v {
+			return true
+		}
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		addr = fa.X
+	}
+	return false
+}

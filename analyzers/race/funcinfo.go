@@ -140,6 +140,8 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = esc.before(alloc, instr)
+	} else if fv, ok := root.(*ssa.FreeVar); ok && insideVar(addr, fv) {
+		a.preEscape = c.capturedUnpublished(fi.fn, fv)
 	} else if root == nil {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)

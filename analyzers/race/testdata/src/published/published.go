@@ -1131,3 +1131,66 @@ func (l *Link) RecoverLive() int {
 	}
 	return n
 }
+
+// A Reader reads a message through callbacks that fill a local value while
+// the batch's lock is held; the value is the call's own.
+type Message struct{ Key string }
+
+type Reader struct {
+	mu   sync.Mutex
+	last Message
+}
+
+func (b *Reader) read(fill func(string)) { fill("k") }
+
+// ReadMessage returns the next message.
+func (b *Reader) ReadMessage() Message {
+	msg := Message{}
+	b.mu.Lock()
+	b.read(func(k string) { msg.Key = k })
+	b.mu.Unlock()
+	return msg
+}
+
+// LastKey reads the last key under the lock.
+func (b *Reader) LastKey() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.last.Key
+}
+
+// A Sender reads the key of the message it holds.
+type Sender struct{ cur *Message }
+
+func (s *Sender) Key() string { return s.cur.Key }
+
+// A Spool's callbacks fill the spool's own record, not a local one.
+type Record struct{ Key string }
+
+type Spool struct {
+	mu   sync.Mutex
+	last Record
+}
+
+func (p *Spool) read(fill func(string)) { fill("k") }
+
+// Next fills the last record.
+func (p *Spool) Next() {
+	p.mu.Lock()
+	p.read(func(k string) { p.last.Key = k })
+	p.mu.Unlock()
+}
+
+// LastKey reads it under the lock.
+func (p *Spool) LastKey() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.last.Key
+}
+
+// A Tailer reads the key of the record it holds.
+type Tailer struct{ cur *Record }
+
+func (t *Tailer) Key() string {
+	return t.cur.Key // want `possible data race: \(\*published.Tailer\).Key reads \(published.Record\).Key without holding \(published.Spool\).mu`
+}
