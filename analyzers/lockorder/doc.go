@@ -153,8 +153,11 @@
 // A cycle two of whose edges share a gate is not reported: the two
 // goroutines making them cannot both be inside the gate, so the cycle
 // never closes (a catalog moving rows between two tables in either
-// order, always under its schema lock). A read-locked gate does not
-// count: two readers are not excluded from each other.
+// order, always under its schema lock). The first lock of an edge,
+// write-locked, counts like a gate against the other edges (a three-lock
+// cycle one of whose edges is made under another's first lock cannot
+// close; its two-lock part is reported if it is a cycle). A read-locked
+// gate does not count: two readers are not excluded from each other.
 // Nestings of two instances of one class are not reported when every
 // nesting of that class in the package is made under a common gate.
 //

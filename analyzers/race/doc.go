@@ -163,9 +163,26 @@
 //
 // A helper called only from functions whose own contexts are never known
 // (callbacks handed to a ticker loop) runs under the locks those callers
-// hold around the call. An interface call reaches only the package's
-// types that are converted to an interface in the package, or exported
-// from a file that is not a test.
+// hold around the call; one reached only from functions that run on
+// memory not yet published (Open → l.connect() → l.dial()) runs so too.
+// An interface call reaches only the package's types that are converted
+// to an interface in the package, or exported from a file that is not a
+// test. Instances of a goroutine the package starts in a loop are not
+// paired on a test's own value (a handler type declared in a test file):
+// the test decides how many run at once.
+//
+// More objects are known new: the result of a factory returning one
+// through an interface (return &Publish{}, or a value copied into it),
+// or passing on the first result of such a call, also across packages
+// (the Fresh bit of the fact), and its type assertion; the elements of a
+// map a function makes and keeps to itself, filled only with new objects
+// (a snapshot of clones taken under a lock, worked on after it is
+// released); and a local variable that a closure running only inside
+// the enclosing call fills (msg := Message{}; read(func() { msg.Key =
+// k })). A send on a channel without buffer that a goroutine receives
+// from only to return at once (select { case <-stop: return; default:
+// ... }) orders the spawner's later accesses after everything the
+// goroutine did.
 //
 // Contexts are followed through callbacks and flags: a function value
 // stored into an unexported field of function type (p.evict =
