@@ -180,12 +180,12 @@ func (c *checker) checkPair(g, h *goroutine) {
 	byLoc := map[loc][]*access{}
 	spawner := g.stmt.Parent()
 	for _, a := range h.accesses {
-		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) {
+		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) && !(g.signals && afterWait(h, a)) {
 			byLoc[a.loc()] = append(byLoc[a.loc()], a)
 		}
 	}
 	for _, a := range g.accesses {
-		if unrooted(a) || c.goroutineOwn(a.root, spawner) {
+		if unrooted(a) || c.goroutineOwn(a.root, spawner) || h.signals && afterWait(g, a) {
 			continue
 		}
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
@@ -366,4 +366,38 @@ func (c *checker) ofTestType(a *access) bool {
 	}
 	n, ok := derefNamedType(fa.X.Type())
 	return ok && c.declaredInTest(n.Obj())
+}
+
+// afterWait reports whether goroutine g makes access a only after a wait
+// in its own function (pipes.Wait(), then log): a wait that dominates the
+// access, or the call that reaches it. The other goroutine of a pair,
+// when it signals (pipes.Done()), is then taken to be done with what it
+// did before.
+func afterWait(g *goroutine, a *access) bool {
+	if len(g.entries) != 1 {
+		return false
+	}
+	entry := g.entries[0]
+	instr := a.instr
+	if a.via != nil && a.via.Parent() == entry {
+		instr = a.via
+	}
+	if instr == nil || instr.Parent() != entry {
+		return false
+	}
+	for _, b := range entry.Blocks {
+		for _, w := range b.Instrs {
+			if !isWait(w) || w == instr {
+				continue
+			}
+			if w.Block() == instr.Block() {
+				if slices.Index(b.Instrs, w) < slices.Index(b.Instrs, instr) {
+					return true
+				}
+			} else if w.Block().Dominates(instr.Block()) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1013,3 +1013,34 @@ func pollGaugeLate(g *Gauge) {
 	stop <- struct{}{}
 	g.level = 0
 }
+
+// A Console's two goroutines write its lines: the second waits for the
+// first, which is done once it signals.
+type Console struct{ lines []string }
+
+func (c *Console) pipe() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.lines = append(c.lines, "scanned")
+	}()
+	go func() {
+		wg.Wait()
+		c.lines = append(c.lines, "exited")
+	}()
+}
+
+// pipeEarly's second goroutine writes before it waits.
+func (c *Console) pipeEarly() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c.lines = append(c.lines, "scanned") // want `\(goroutines.Console\).lines is written by goroutine \(\*goroutines.Console\).pipeEarly\$1 and` `\(goroutines.Console\).lines is read by goroutine \(\*goroutines.Console\).pipeEarly\$1 and`
+	}()
+	go func() {
+		c.lines = append(c.lines, "started")
+		wg.Wait()
+	}()
+}
