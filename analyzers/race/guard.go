@@ -82,7 +82,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, c.notSettingUp(a, withGuard))
+		other := conflicting(a, notCallingAfter(a, c.notSettingUp(a, withGuard)))
 		if other == nil {
 			continue
 		}
@@ -236,4 +236,50 @@ func (c *checker) notSettingUp(a *access, others []*access) []*access {
 		}
 	}
 	return out
+}
+
+// notCallingAfter returns the accesses of others that are not made by a
+// function just before it calls a's function, in the same goroutine: the
+// write in ListenAndServe (s.ln = ln under the lock, then serve(s))
+// happens before serve's reads. (A second ListenAndServe on the same
+// server while the first serves would race; servers are not started
+// twice.)
+func notCallingAfter(a *access, others []*access) []*access {
+	target := a.fn
+	for target.Parent() != nil {
+		target = target.Parent()
+	}
+	var out []*access
+	for _, o := range others {
+		if o.instr == nil || o.instr.Parent() != o.fn || !callsAfter(o.instr, target) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// callsAfter reports whether a call of target follows instr in its
+// function on every path from instr to it: instr dominates the call.
+func callsAfter(instr ssa.Instruction, target *ssa.Function) bool {
+	fn := instr.Parent()
+	for _, b := range fn.Blocks {
+		if !instr.Block().Dominates(b) {
+			continue
+		}
+		after := b != instr.Block()
+		for _, x := range b.Instrs {
+			if x == instr {
+				after = true
+				continue
+			}
+			call, ok := x.(*ssa.Call)
+			if !after || !ok {
+				continue
+			}
+			if callee := call.Call.StaticCallee(); callee != nil && (callee == target || callee.Origin() == target) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1194,3 +1194,44 @@ type Tailer struct{ cur *Record }
 func (t *Tailer) Key() string {
 	return t.cur.Key // want `possible data race: \(\*published.Tailer\).Key reads \(published.Record\).Key without holding \(published.Spool\).mu`
 }
+
+// A Listener's Serve sets the listener under the lock and then serves
+// it, reading it in the same goroutine; Addr reads it from any.
+type Listener struct {
+	mu    sync.Mutex
+	ln    int
+	conns int
+}
+
+func (l *Listener) Serve(ln int) {
+	l.mu.Lock()
+	l.ln = ln
+	l.mu.Unlock()
+	serveLoop(l)
+}
+
+func serveLoop(l *Listener) {
+	for i := 0; i < l.ln; i++ {
+		l.accept()
+	}
+}
+
+func (l *Listener) accept() {
+	l.mu.Lock()
+	l.conns++
+	l.mu.Unlock()
+}
+
+// Close drops the connections.
+func (l *Listener) Close() {
+	l.mu.Lock()
+	if l.ln != 0 {
+		l.conns = 0
+	}
+	l.mu.Unlock()
+}
+
+// Addr returns the listener.
+func (l *Listener) Addr() int {
+	return l.ln // want `possible data race: \(\*published.Listener\).Addr reads \(published.Listener\).ln without holding \(published.Listener\).mu; \(\*published.Listener\).Serve writes it`
+}
