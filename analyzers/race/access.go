@@ -42,6 +42,7 @@ type access struct {
 	ext       string          // function of another package performing the access, if any
 	instr     ssa.Instruction // the load or store, when in this package
 	via       ssa.Instruction // the call that reaches it, in the function it is bound into
+	inner     ssa.Instruction // the via of the access it was bound from: the call in the callee
 
 	preEscape bool // the object was allocated in fn and has not escaped yet
 

@@ -180,7 +180,7 @@ func (c *checker) checkPair(g, h *goroutine) {
 	byLoc := map[loc][]*access{}
 	spawner := g.stmt.Parent()
 	for _, a := range h.accesses {
-		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) && !(g.signals && afterWait(h, a)) {
+		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) && (!g.signals || !afterWait(h, a)) {
 			byLoc[a.loc()] = append(byLoc[a.loc()], a)
 		}
 	}
@@ -379,8 +379,10 @@ func afterWait(g *goroutine, a *access) bool {
 	}
 	entry := g.entries[0]
 	instr := a.instr
-	if a.via != nil && a.via.Parent() == entry {
-		instr = a.via
+	for _, v := range []ssa.Instruction{a.via, a.inner} {
+		if v != nil && v.Parent() == entry {
+			instr = v // the call in the goroutine's function that reaches it
+		}
 	}
 	if instr == nil || instr.Parent() != entry {
 		return false

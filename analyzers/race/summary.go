@@ -396,6 +396,7 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	a.held = e.held.union(held)
 	a.chain = append([]string{c.name(callee)}, e.chain...)
 	a.preEscape = false
+	a.inner = e.via
 	a.via = cs.instr
 	if e.global != "" {
 		return &a

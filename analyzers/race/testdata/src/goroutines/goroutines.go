@@ -1027,9 +1027,11 @@ func (c *Console) pipe() {
 	}()
 	go func() {
 		wg.Wait()
-		c.lines = append(c.lines, "exited")
+		c.log("exited")
 	}()
 }
+
+func (c *Console) log(line string) { c.lines = append(c.lines, line) }
 
 // pipeEarly's second goroutine writes before it waits.
 func (c *Console) pipeEarly() {
