@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -180,12 +181,12 @@ func (c *checker) checkPair(g, h *goroutine) {
 	byLoc := map[loc][]*access{}
 	spawner := g.stmt.Parent()
 	for _, a := range h.accesses {
-		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) && (!g.signals || !afterWait(h, a)) {
+		if !unrooted(a) && !c.goroutineOwn(a.root, spawner) && !c.afterWaitFor(h, a, g) {
 			byLoc[a.loc()] = append(byLoc[a.loc()], a)
 		}
 	}
 	for _, a := range g.accesses {
-		if unrooted(a) || c.goroutineOwn(a.root, spawner) || h.signals && afterWait(g, a) {
+		if unrooted(a) || c.goroutineOwn(a.root, spawner) || c.afterWaitFor(g, a, h) {
 			continue
 		}
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
@@ -368,16 +369,17 @@ func (c *checker) ofTestType(a *access) bool {
 	return ok && c.declaredInTest(n.Obj())
 }
 
-// afterWait reports whether goroutine g makes access a only after a wait
-// in its own function (pipes.Wait(), then log): a wait that dominates the
-// access, or the call that reaches it. The other goroutine of a pair,
-// when it signals (pipes.Done()), is then taken to be done with what it
-// did before.
-func afterWait(g *goroutine, a *access) bool {
-	if len(g.entries) != 1 {
+// afterWaitFor reports whether goroutine h makes access a only after a
+// wait in its own function on something goroutine g signals in its own
+// (pipes.Wait() in h, defer pipes.Done() in g; <-done in h, close(done)
+// in g): a wait that dominates the access, or the call that reaches it.
+// g is then done with what it did before it signalled.
+func (c *checker) afterWaitFor(h *goroutine, a *access, g *goroutine) bool {
+	signals := c.signalKeys(g)
+	if len(h.entries) != 1 || len(signals) == 0 {
 		return false
 	}
-	entry := g.entries[0]
+	entry := h.entries[0]
 	instr := a.instr
 	for _, v := range []ssa.Instruction{a.via, a.inner} {
 		if v != nil && v.Parent() == entry {
@@ -389,7 +391,8 @@ func afterWait(g *goroutine, a *access) bool {
 	}
 	for _, b := range entry.Blocks {
 		for _, w := range b.Instrs {
-			if !isWait(w) || w == instr {
+			obj := waitedOn(w)
+			if obj == nil || w == instr || !signals[c.syncKey(h, obj)] {
 				continue
 			}
 			if w.Block() == instr.Block() {
@@ -402,4 +405,76 @@ func afterWait(g *goroutine, a *access) bool {
 		}
 	}
 	return false
+}
+
+// waitedOn returns the WaitGroup or channel that w waits on, or nil.
+func waitedOn(w ssa.Instruction) ssa.Value {
+	switch w := w.(type) {
+	case *ssa.UnOp:
+		if w.Op == token.ARROW {
+			return w.X
+		}
+	case *ssa.Call:
+		if isSyncMethod(w.Common(), "WaitGroup", "Wait") && len(w.Call.Args) == 1 {
+			return w.Call.Args[0]
+		}
+	}
+	return nil
+}
+
+// signalKeys returns the keys (see syncKey) of the WaitGroups and
+// channels that g's own function signals: Done, close, send.
+func (c *checker) signalKeys(g *goroutine) map[string]bool {
+	if len(g.entries) != 1 {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, b := range g.entries[0].Blocks {
+		for _, x := range b.Instrs {
+			var obj ssa.Value
+			switch x := x.(type) {
+			case *ssa.Send:
+				obj = x.Chan
+			case ssa.CallInstruction:
+				call := x.Common()
+				if isBuiltin(call, "close") && len(call.Args) == 1 || isSyncMethod(call, "WaitGroup", "Done") && len(call.Args) == 1 {
+					obj = call.Args[0]
+				}
+			}
+			if k := c.syncKey(g, obj); k != "" {
+				keys[k] = true
+			}
+		}
+	}
+	return keys
+}
+
+// syncKey names the WaitGroup or channel v of goroutine g's function by
+// the spawner's value it comes from (a captured variable or an argument of
+// the go statement) and the fields selected from it; "" if unknown.
+func (c *checker) syncKey(g *goroutine, v ssa.Value) string {
+	if v == nil || len(g.entries) != 1 {
+		return ""
+	}
+	root, path, ok := c.trace(v, 0)
+	if !ok {
+		return ""
+	}
+	var outer ssa.Value
+	switch r := root.(type) {
+	case *ssa.FreeVar:
+		if mc, ok := g.stmt.Common().Value.(*ssa.MakeClosure); ok {
+			if i := indexOfFreeVar(g.entries[0], r); i >= 0 && i < len(mc.Bindings) {
+				outer = mc.Bindings[i]
+			}
+		}
+	case *ssa.Parameter:
+		outer = argument(g.stmt.Common(), indexOfParam(g.entries[0], r))
+	case *ssa.Global:
+		outer = r
+	}
+	if outer == nil {
+		return ""
+	}
+	return fmt.Sprintf("%p%s", outer, path)
 }

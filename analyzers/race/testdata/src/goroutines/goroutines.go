@@ -1046,3 +1046,20 @@ func (c *Console) pipeEarly() {
 		wg.Wait()
 	}()
 }
+
+// pipeReady's second goroutine waits, but for the spawner's ready, not
+// for the first goroutine.
+func (c *Console) pipeReady() {
+	ready := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.lines = append(c.lines, "scanned") // want `\(goroutines.Console\).lines is written by goroutine \(\*goroutines.Console\).pipeReady\$1 and` `\(goroutines.Console\).lines is read by goroutine \(\*goroutines.Console\).pipeReady\$1 and`
+	}()
+	go func() {
+		<-ready
+		c.log("exited")
+	}()
+	close(ready)
+	<-done
+}
