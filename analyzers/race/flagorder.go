@@ -90,16 +90,7 @@ func atomicFlagCall(call *ssa.Call, name string) (string, bool) {
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync/atomic" {
 		return "", false
 	}
-	fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
-	if !ok {
-		return "", false
-	}
-	st := derefType(fa.X.Type())
-	f := structField(st, fa.Field)
-	if f == nil {
-		return "", false
-	}
-	return typeKey(st) + "." + f.Name(), true
+	return fieldKey(call.Call.Args[0])
 }
 
 // nonZeroConst reports whether v is a constant true or non-zero number.
