@@ -81,13 +81,19 @@ func TestReplayDivergesUncontrolled(t *testing.T) {
 	body := func(t *testing.T) {
 		ch := MakeChan[int](0)
 		Go(func() {
-			time.Sleep(10 * time.Millisecond) // the real one: uncontrolled
+			// The real time.Sleep: uncontrolled, long enough for the
+			// monitor to detach the goroutine on a loaded machine.
+			time.Sleep(50 * time.Millisecond)
 			Send(ch, 1)
 		})
+		// The replay diverges only after the send, so only after the
+		// goroutine has run detached (before, on a loaded machine, it
+		// could diverge before the monitor had looked).
+		Recv(ch)
 		if divergeCalls.Add(1) > 1 {
 			Go(func() { Send(ch, 2) })
+			Recv(ch)
 		}
-		Recv(ch)
 		panic("end")
 	}
 	res := search(t, Config{Strategy: "random", Seed: 1, MaxExecs: 1}, body)
