@@ -31,26 +31,28 @@ var Analyzer = &analysis.Analyzer{
 
 // checker holds the state of one run of the analyzer over one package.
 type checker struct {
-	pass       *analysis.Pass
-	res        *warning.Result
-	pkg        *ssa.Package
-	funcs      []*ssa.Function
-	caps       *captures
-	locks      *lockset.Result
-	onceFuncs  map[*ssa.Function]bool
-	infos      map[*ssa.Function]*funcInfo
-	sums       map[*ssa.Function]*summary
-	starts     map[token.Pos]token.Pos // selector, call and go positions -> expression start
-	impls      map[implKey][]*ssa.Function
-	reported   map[reportKey]bool
-	ctx        contexts
-	names      map[*ssa.Function]string
-	escs       map[*ssa.Function]*escapes                 // for freshReceiver
-	freshFuncs map[*ssa.Function]bool                     // see fresh
-	closes     *closeFacts                                // see closeorder.go
-	setups     map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
-	converted  map[*types.TypeName]bool                   // see implementations
-	byObj      map[types.Object]*ssa.Function
+	pass        *analysis.Pass
+	res         *warning.Result
+	pkg         *ssa.Package
+	funcs       []*ssa.Function
+	caps        *captures
+	locks       *lockset.Result
+	onceFuncs   map[*ssa.Function]bool
+	infos       map[*ssa.Function]*funcInfo
+	sums        map[*ssa.Function]*summary
+	starts      map[token.Pos]token.Pos // selector, call and go positions -> expression start
+	impls       map[implKey][]*ssa.Function
+	reported    map[reportKey]bool
+	ctx         contexts
+	names       map[*ssa.Function]string
+	escs        map[*ssa.Function]*escapes                 // for freshReceiver
+	freshFuncs  map[*ssa.Function]bool                     // see fresh
+	closes      *closeFacts                                // see closeorder.go
+	setups      map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
+	converted   map[*types.TypeName]bool                   // see implementations
+	spawners    map[*ssa.Function]*spawner                 // see newSpawner
+	backgrounds map[ssa.CallInstruction][]*access          // see callBackground
+	byObj       map[types.Object]*ssa.Function
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

@@ -27,6 +27,9 @@ type iterKey struct {
 }
 
 func newSpawner(c *checker, fi *funcInfo) *spawner {
+	if sp, ok := c.spawners[fi.fn]; ok {
+		return sp
+	}
 	sp := &spawner{c: c, fi: fi, index: map[ssa.Instruction]int{}, reach: map[*ssa.BasicBlock][]bool{},
 		callAccs: map[ssa.CallInstruction][]*access{}, sameIter: map[iterKey][]bool{}}
 	for _, b := range fi.fn.Blocks {
@@ -37,6 +40,10 @@ func newSpawner(c *checker, fi *funcInfo) *spawner {
 			}
 		}
 	}
+	if c.spawners == nil {
+		c.spawners = map[*ssa.Function]*spawner{}
+	}
+	c.spawners[fi.fn] = sp
 	return sp
 }
 

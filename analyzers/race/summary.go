@@ -150,6 +150,18 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 // site cs in fn (see summary.background), bound to fn's values, unless fn
 // waits after the call on every path to a return.
 func (c *checker) callBackground(fn *ssa.Function, cs callSite) []*access {
+	if out, ok := c.backgrounds[cs.instr]; ok {
+		return out
+	}
+	out := c.bindBackground(fn, cs)
+	if c.backgrounds == nil {
+		c.backgrounds = map[ssa.CallInstruction][]*access{}
+	}
+	c.backgrounds[cs.instr] = out
+	return out
+}
+
+func (c *checker) bindBackground(fn *ssa.Function, cs callSite) []*access {
 	var out []*access
 	for _, callee := range c.callees(cs.instr) {
 		if !c.isLocal(callee) {
