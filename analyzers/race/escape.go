@@ -3,6 +3,7 @@ package race
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -505,4 +506,44 @@ func insideVar(addr ssa.Value, v ssa.Value) bool {
 		addr = fa.X
 	}
 	return false
+}
+
+// detached reports whether load, a load of a map from a field, is
+// followed in the same critical section by a store of a new map into
+// that field (n := s.notify; s.notify = make(...); unlock; range n): the
+// loaded map is no longer reachable by others, and what the function
+// does with it afterwards is its own business.
+func (c *checker) detached(load *ssa.UnOp) bool {
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || len(c.heldBefore(load)) == 0 {
+		return false
+	}
+	for _, r := range *fa.X.Referrers() {
+		other, ok := r.(*ssa.FieldAddr)
+		if !ok || other.Field != fa.Field {
+			continue
+		}
+		for _, u := range *other.Referrers() {
+			st, ok := u.(*ssa.Store)
+			if !ok || st.Addr != other {
+				continue
+			}
+			if _, isNew := st.Val.(*ssa.MakeMap); !isNew || !after(load, st) {
+				continue
+			}
+			if c.heldBefore(load).protects(c.heldBefore(st)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// after reports whether b runs only after a: later in a's block, or in
+// a block that a's block dominates.
+func after(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(a.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
 }

@@ -92,7 +92,7 @@ func (c *checker) addMapAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction
 	var path string
 	switch m := m.(type) {
 	case *ssa.UnOp:
-		if m.Op != token.MUL {
+		if m.Op != token.MUL || c.detached(m) {
 			return
 		}
 		var ok bool

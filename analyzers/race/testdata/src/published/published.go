@@ -1235,3 +1235,43 @@ func (l *Listener) Close() {
 func (l *Listener) Addr() int {
 	return l.ln // want `possible data race: \(\*published.Listener\).Addr reads \(published.Listener\).ln without holding \(published.Listener\).mu; \(\*published.Listener\).Serve writes it`
 }
+
+// A Notifier swaps its waiters out under the lock and goes through the
+// detached map after releasing it; Peek keeps reading the live one.
+type Notifier struct {
+	mu      sync.Mutex
+	waiters map[int]bool
+}
+
+func (n *Notifier) Add(k int) {
+	n.mu.Lock()
+	n.waiters[k] = true
+	n.mu.Unlock()
+}
+
+func (n *Notifier) Remove(k int) {
+	n.mu.Lock()
+	delete(n.waiters, k)
+	n.mu.Unlock()
+}
+
+// NotifyAll counts the detached waiters.
+func (n *Notifier) NotifyAll() int {
+	n.mu.Lock()
+	w := n.waiters
+	n.waiters = make(map[int]bool)
+	n.mu.Unlock()
+	c := 0
+	for range w {
+		c++
+	}
+	return c
+}
+
+// Peek counts the live waiters after releasing the lock.
+func (n *Notifier) Peek() int {
+	n.mu.Lock()
+	w := n.waiters // want `possible data race: \(\*published.Notifier\).Peek reads map contents of \(published.Notifier\).waiters without holding \(published.Notifier\).mu`
+	n.mu.Unlock()
+	return len(w)
+}
