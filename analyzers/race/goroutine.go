@@ -392,14 +392,7 @@ func (c *checker) afterWaitFor(h *goroutine, a *access, g *goroutine) bool {
 	for _, b := range entry.Blocks {
 		for _, w := range b.Instrs {
 			obj := waitedOn(w)
-			if obj == nil || w == instr || !signals[c.syncKey(h, obj)] {
-				continue
-			}
-			if w.Block() == instr.Block() {
-				if slices.Index(b.Instrs, w) < slices.Index(b.Instrs, instr) {
-					return true
-				}
-			} else if w.Block().Dominates(instr.Block()) {
+			if obj != nil && w != instr && signals[c.syncKey(h, obj)] && after(w, instr) {
 				return true
 			}
 		}

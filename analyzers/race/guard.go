@@ -261,19 +261,10 @@ func notCallingAfter(a *access, others []*access) []*access {
 // callsAfter reports whether a call of target follows instr in its
 // function on every path from instr to it: instr dominates the call.
 func callsAfter(instr ssa.Instruction, target *ssa.Function) bool {
-	fn := instr.Parent()
-	for _, b := range fn.Blocks {
-		if !instr.Block().Dominates(b) {
-			continue
-		}
-		after := b != instr.Block()
+	for _, b := range instr.Parent().Blocks {
 		for _, x := range b.Instrs {
-			if x == instr {
-				after = true
-				continue
-			}
 			call, ok := x.(*ssa.Call)
-			if !after || !ok {
+			if !ok || !after(instr, x) {
 				continue
 			}
 			if callee := call.Call.StaticCallee(); callee != nil && (callee == target || callee.Origin() == target) {
