@@ -238,9 +238,10 @@
 // no edge. RWR needs a write acquisition of the same class in the package
 // or its dependencies. A cycle is reported only when one of its edges
 // found in the package involves no interface method or function value
-// call: cycles made only of dynamic calls are typically decorators
-// wrapping one another (zapcore's BufferedWriteSyncer and
-// lockedWriteSyncer), which deadlock only when composed both ways. A
+// call, or does not wrap: cycles made only of methods calling, through
+// an interface, the method of the same name are decorators wrapping one
+// another (zapcore's BufferedWriteSyncer and lockedWriteSyncer), which
+// deadlock only when composed both ways. A
 // cycle made only of edges of other packages that do not import one
 // another is not reported. The wait for a goroutine's exit is matched by
 // class, not by instance: a receive from one value's exit channel is

@@ -72,6 +72,26 @@ func (o *Orders) String() string {
 	return "orders{" + strings.Join(parts, " ") + "}"
 }
 
+// wraps reports whether the edge is made by a method calling, through
+// its chain, a method of the same name: a decorator locking its own
+// mutex around the value it wraps (buffered.Sync calling ws.Sync).
+func (e *Edge) wraps() bool {
+	name := methodName(e.Func)
+	for _, f := range e.To.Chain {
+		if methodName(f) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// methodName returns the name of the function or method that FuncName
+// fn names, without its package, receiver and closure suffixes.
+func methodName(fn string) string {
+	fn, _, _ = strings.Cut(fn, "$")
+	return fn[strings.LastIndex(fn, ".")+1:]
+}
+
 func (e *Edge) chainLen() int { return len(e.From.Chain) + len(e.To.Chain) }
 
 // graph is the lock-order graph over classes. Between two classes it keeps
@@ -150,41 +170,46 @@ func common(a, b []string) []string {
 type cycle []*Edge
 
 // cycles returns the elementary cycles of g through at least one edge
-// found in g.pkg without dynamic calls, one per set of classes and order,
+// found in g.pkg without dynamic calls or that does not wrap (see
+// wraps), one per set of classes and order,
 // shortest first as found by a breadth-first search from each such edge
 // inside its strongly connected component. Cycles whose modes cannot
 // deadlock (a read lock wanted where only a read lock is held) or two of
 // whose edges share a gate lock (see gated) are left out. Cycles whose
-// every edge goes through an interface or function value call are left
-// out too: they are typically decorators wrapping one another, which
-// deadlock only when composed both ways.
+// every edge is a method calling its namesake through an interface are
+// left out too: decorators wrapping one another, which deadlock only
+// when composed both ways.
 func (g *graph) cycles() []cycle {
 	comp := g.components()
 	var out []cycle
 	seen := map[string]bool{}
-	for _, from := range g.sortedNodes() {
-		for _, to := range sortedKeys(g.succ[from]) {
-			if comp[from] != comp[to] || from == to {
-				continue
-			}
-			for _, e := range g.succ[from][to] {
-				if e.Pkg != g.pkg || e.Dynamic {
+	// Static edges first: a cycle is reported from a static witness
+	// when it has one.
+	for _, dynamic := range []bool{false, true} {
+		for _, from := range g.sortedNodes() {
+			for _, to := range sortedKeys(g.succ[from]) {
+				if comp[from] != comp[to] || from == to {
 					continue
 				}
-				path := g.shortestPath(to, from, comp)
-				if path == nil {
-					continue
+				for _, e := range g.succ[from][to] {
+					if e.Pkg != g.pkg || e.Dynamic != dynamic || e.Dynamic && e.wraps() {
+						continue
+					}
+					path := g.shortestPath(to, from, comp)
+					if path == nil {
+						continue
+					}
+					c := g.pick(append([]string{from}, path...), e)
+					if c == nil {
+						continue
+					}
+					key := canonical(c)
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					out = append(out, c)
 				}
-				c := g.pick(append([]string{from}, path...), e)
-				if c == nil {
-					continue
-				}
-				key := canonical(c)
-				if seen[key] {
-					continue
-				}
-				seen[key] = true
-				out = append(out, c)
 			}
 		}
 	}

@@ -138,6 +138,16 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 					continue
 				}
 				c.reportDouble(fn, h, a)
+			case a.Lock.Dynamic && a.Lock.Inst == "" && h.Inst != "":
+				// A callback (a function value or an interface method)
+				// called under the lock locks its class again: the
+				// instance cannot be followed through the dynamic call,
+				// and the callbacks a package passes reach back into
+				// their own holder (etcd's lessor calling its
+				// checkpointer, which checkpoints into the lessor).
+				if !a.Wait {
+					c.reportDouble(fn, h, a)
+				}
 			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr, h, a.Lock):
 				c.nested = append(c.nested, nesting{fn, h, a})
 			}

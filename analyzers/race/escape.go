@@ -508,33 +508,104 @@ func insideVar(addr ssa.Value, v ssa.Value) bool {
 	return false
 }
 
-// detached reports whether load, a load of a map from a field, is
-// followed in the same critical section by a store of a new map into
-// that field (n := s.notify; s.notify = make(...); unlock; range n): the
-// loaded map is no longer reachable by others, and what the function
-// does with it afterwards is its own business.
+// detached reports whether load, a load of a map or pointer from a
+// field, is followed in the same critical section by a store of a new
+// map or nil into that field (n := s.notify; s.notify = make(...);
+// unlock; range n — or head := l.front; l.front = nil; unlock; walk
+// head): what was loaded is no longer reachable by others, and what the
+// function does with it afterwards is its own business.
 func (c *checker) detached(load *ssa.UnOp) bool {
 	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || len(c.heldBefore(load)) == 0 {
+	if !ok || load.Op != token.MUL {
 		return false
 	}
-	for _, r := range *fa.X.Referrers() {
-		other, ok := r.(*ssa.FieldAddr)
-		if !ok || other.Field != fa.Field {
+	for _, st := range c.replacingStores(load.Parent()) {
+		if !sameFieldAddr(st.Addr, fa) || !after(load, st) {
 			continue
 		}
-		for _, u := range *other.Referrers() {
-			st, ok := u.(*ssa.Store)
-			if !ok || st.Addr != other {
-				continue
-			}
-			if _, isNew := st.Val.(*ssa.MakeMap); !isNew || !after(load, st) {
-				continue
-			}
-			if c.heldBefore(load).protects(c.heldBefore(st)) {
-				return true
+		if held := c.heldBefore(load); len(held) > 0 && held.protects(c.heldBefore(st)) {
+			return true
+		}
+	}
+	return false
+}
+
+// replacingStores returns the stores of fn that put a new map or nil
+// into a field.
+func (c *checker) replacingStores(fn *ssa.Function) []*ssa.Store {
+	if sts, ok := c.replacing[fn]; ok {
+		return sts
+	}
+	var sts []*ssa.Store
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && replacement(st.Val) {
+				if _, ok := st.Addr.(*ssa.FieldAddr); ok {
+					sts = append(sts, st)
+				}
 			}
 		}
+	}
+	c.replacing[fn] = sts
+	return sts
+}
+
+// replacement reports whether v, stored into a field, leaves nothing of
+// the field's old value there: a new map, or nil.
+func replacement(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.MakeMap:
+		return true
+	case *ssa.Const:
+		return v.IsNil()
+	}
+	return false
+}
+
+// sameFieldAddr reports whether a and b address the same field path from
+// the same value (&x.f.g twice).
+func sameFieldAddr(a, b ssa.Value) bool {
+	for i := 0; i < maxTraceDepth; i++ {
+		if a == b {
+			return true
+		}
+		fa, ok1 := a.(*ssa.FieldAddr)
+		fb, ok2 := b.(*ssa.FieldAddr)
+		if !ok1 || !ok2 || fa.Field != fb.Field {
+			return false
+		}
+		a, b = fa.X, fb.X
+	}
+	return false
+}
+
+// fromDetached reports whether v is a detached value (see detached) or
+// a node reached from one through its fields, as a loop walking a
+// detached list reaches it (for pc := head; pc != nil; pc = pc.next).
+func (c *checker) fromDetached(v ssa.Value, seen map[*ssa.Phi]bool) bool {
+	switch v := v.(type) {
+	case *ssa.Phi:
+		if seen[v] {
+			return true // decided by the phi's other edges
+		}
+		seen[v] = true
+		found := false
+		for _, e := range v.Edges {
+			if k, ok := e.(*ssa.Const); ok && k.IsNil() {
+				continue
+			}
+			if !c.fromDetached(e, seen) {
+				return false
+			}
+			found = true
+		}
+		return found
+	case *ssa.UnOp:
+		fa, ok := v.X.(*ssa.FieldAddr)
+		if !ok || v.Op != token.MUL {
+			return false
+		}
+		return c.detached(v) || c.fromDetached(fa.X, seen)
 	}
 	return false
 }

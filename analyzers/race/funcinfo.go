@@ -75,6 +75,9 @@ func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, a
 	if !ok {
 		return
 	}
+	if fa, isField := addr.(*ssa.FieldAddr); isField && c.fromDetached(fa.X, map[*ssa.Phi]bool{}) {
+		return
+	}
 	c.record(fi, esc, instr, &access{
 		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path,

@@ -53,6 +53,7 @@ type checker struct {
 	spawners    map[*ssa.Function]*spawner                 // see newSpawner
 	backgrounds map[ssa.CallInstruction][]*access          // see callBackground
 	byObj       map[types.Object]*ssa.Function
+	replacing   map[*ssa.Function][]*ssa.Store // see detached
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -78,6 +79,7 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		infos:      map[*ssa.Function]*funcInfo{},
 		sums:       map[*ssa.Function]*summary{},
 		impls:      map[implKey][]*ssa.Function{},
+		replacing:  map[*ssa.Function][]*ssa.Store{},
 		reported:   map[reportKey]bool{},
 		names:      map[*ssa.Function]string{},
 		escs:       map[*ssa.Function]*escapes{},

@@ -51,6 +51,7 @@ func TestAnalyzer(t *testing.T) {
 		{"fields published by closing a channel", &noFacts, "closed", nil},
 		{"helpers locked around in callbacks", &noFacts, "tickers", nil},
 		{"interface calls to types ever converted", &noFacts, "stores", nil},
+		{"interface calls on values the package never makes", &noFacts, "dialed", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",

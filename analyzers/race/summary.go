@@ -622,7 +622,18 @@ func (c *checker) callees(instr ssa.CallInstruction) []*ssa.Function {
 		}
 		return []*ssa.Function{f}
 	}
-	if fns := c.locks.Callees(instr); len(fns) > 0 {
+	fns, covered := c.locks.Dynamic(instr)
+	if covered && call.IsInvoke() && len(fns) == 0 && !c.fromAPIParam(call.Value) {
+		// No value the package makes reaches the receiver: it comes
+		// from outside through the package's own state (the result of
+		// a func field the user sets, stored in a field), and the
+		// package's own implementations are not assumed.
+		return nil
+	}
+	if !covered {
+		fns = c.locks.Callees(instr)
+	}
+	if len(fns) > 0 {
 		var out []*ssa.Function
 		for _, fn := range fns {
 			// VTA keeps its initial call graph's edges where no type
@@ -640,6 +651,41 @@ func (c *checker) callees(instr ssa.CallInstruction) []*ssa.Function {
 		return c.implementations(call.Value.Type(), call.Method)
 	}
 	return nil
+}
+
+// fromAPIParam reports whether v is a parameter of an exported function
+// or method (seen through the closures that capture it): its callers
+// outside the package may pass any of the package's exported or
+// converted types.
+func (c *checker) fromAPIParam(v ssa.Value) bool {
+	for i := 0; i < 64; i++ { // nesting depth bound
+		switch x := v.(type) {
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.FreeVar:
+			b, ok := c.caps.binding[x]
+			if !ok {
+				return false
+			}
+			v = b
+		case *ssa.UnOp: // a captured variable
+			var cell ssa.Value = x.X
+			if fv, ok := x.X.(*ssa.FreeVar); ok {
+				if a := c.caps.allocOf(fv); a != nil {
+					cell = a
+				}
+			}
+			if v = storedIn(cell); x.Op != token.MUL || v == nil {
+				return false
+			}
+		case *ssa.Parameter:
+			fn := x.Parent()
+			return fn.Object() != nil && fn.Object().Exported()
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 type implKey struct {

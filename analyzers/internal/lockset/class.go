@@ -297,6 +297,10 @@ func (c *Classifier) locker(v ssa.Value, depth int) (Ref, bool) {
 			return c.locker(v.X, depth+1)
 		}
 		if !isMutexPtr(v.X.Type()) {
+			// A *T whose Lock is its embedded mutex's: that mutex.
+			if i, ok := embeddedMutex(v.X.Type()); ok {
+				return c.field(v.X, deref(v.X.Type()), i, depth+1)
+			}
 			return Ref{}, false
 		}
 		r, ok := c.path(v.X, depth+1)
@@ -619,6 +623,34 @@ func isInterface(t types.Type) bool {
 func isMutexPtr(t types.Type) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)
 	return ok && (isSyncNamed(p.Elem(), "Mutex") || isSyncNamed(p.Elem(), "RWMutex"))
+}
+
+// embeddedMutex returns the index of the sync.Mutex or sync.RWMutex
+// field embedded in the struct that pointer type t points to, when that
+// mutex's Lock is the one *T has (T does not declare its own).
+func embeddedMutex(t types.Type) (int, bool) {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return 0, false
+	}
+	s := structOf(p.Elem())
+	if s == nil {
+		return 0, false
+	}
+	if n := namedOf(p.Elem()); n != nil {
+		for i := 0; i < n.NumMethods(); i++ {
+			if name := n.Method(i).Name(); name == "Lock" || name == "Unlock" {
+				return 0, false
+			}
+		}
+	}
+	for i := 0; i < s.NumFields(); i++ {
+		f := s.Field(i)
+		if f.Embedded() && (isSyncNamed(f.Type(), "Mutex") || isSyncNamed(f.Type(), "RWMutex")) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func isSyncType(n *types.Named) bool {

@@ -115,6 +115,7 @@ type engine struct {
 
 	graph   *callgraph.Graph // VTA call graph of the package's functions
 	dynamic map[ssa.CallInstruction][]*ssa.Function
+	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
 }
 
 type implKey struct {
@@ -181,6 +182,7 @@ func (e *engine) buildCallGraph(funcs []*ssa.Function) {
 		return
 	}
 	e.graph = vta.CallGraph(set, nil)
+	e.inGraph = set
 	e.dynamic = map[ssa.CallInstruction][]*ssa.Function{}
 	for fn, n := range e.graph.Nodes {
 		if !set[fn] {
@@ -534,7 +536,10 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	}
 	ci, _ := instr.(ssa.CallInstruction)
 	callees := e.callees(ci, common)
-	dynamic := common.StaticCallee() == nil
+	// A Locker's Lock through an interface that resolves to one method
+	// is that lock's acquisition, not a call into code the package
+	// composes (see Item.Dynamic).
+	dynamic := common.StaticCallee() == nil && !(len(callees) == 1 && lockerCall(common))
 
 	as := args(common)
 	if self := e.cls.selfReceiver(common); self != nil {
@@ -611,6 +616,14 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 			obs.release(Release{Instr: instr, Pos: pos, Item: l.Item, Matched: ok})
 		}
 	case OpWait:
+		if l.Inst == "" {
+			// c.Wait() on a Cond whose L is not followed to its
+			// instance: it releases and takes back the one lock of
+			// its class held, which a deferred Unlock then releases.
+			if h, ok := st.held.only(l.Class, l.Mode); ok {
+				l.Inst, l.Param, l.Suffix, l.Value = h.Inst, h.Param, h.Suffix, h.Value
+			}
+		}
 		st.held, _ = st.held.remove(l.Class, l.Mode, l.Inst)
 		if obs != nil && obs.acquire != nil {
 			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Wait: true})
@@ -885,6 +898,13 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			under = under.add(Lock{Item: e.mapItem(it, as, binds, callee, pos)})
 		}
 		arg := as[pc.Param]
+		for {
+			ct, ok := arg.(*ssa.ChangeType) // a func literal of a named func type
+			if !ok {
+				break
+			}
+			arg = ct.X
+		}
 		if p, ok := arg.(*ssa.Parameter); ok {
 			if obs.paramCall != nil {
 				obs.paramCall(paramIndex(p), under)
@@ -1044,4 +1064,15 @@ func (e *engine) handOff(st *state, g *ssa.Go, obs *observer) {
 			}
 		}
 	}
+}
+
+// lockerCall reports whether common calls, through an interface, a
+// method with the name and signature of a mutex's lock or unlock.
+func lockerCall(common *ssa.CallCommon) bool {
+	if !common.IsInvoke() {
+		return false
+	}
+	kind, _, ok := methodOp(common.Method.Name())
+	sig := common.Signature()
+	return ok && kind != OpTryAcquire && sig.Params().Len() == 0 && sig.Results().Len() == 0
 }

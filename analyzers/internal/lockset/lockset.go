@@ -162,6 +162,23 @@ func (r *Result) Callees(call ssa.CallInstruction) []*ssa.Function {
 	return r.e.callees(call, call.Common())
 }
 
+// Dynamic returns the functions VTA finds that a call of a function
+// value or an interface method may invoke, and whether VTA covered the
+// call at all: covered with no functions means no value the package
+// makes reaches the call (it comes from outside: a parameter of an
+// exported function, a field the user sets).
+func (r *Result) Dynamic(call ssa.CallInstruction) (fns []*ssa.Function, covered bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.e.graph == nil || call.Common().StaticCallee() != nil {
+		return nil, false
+	}
+	if !r.e.inGraph[call.Parent()] {
+		return nil, false
+	}
+	return r.e.dynamic[call], true
+}
+
 // Trace returns the acquisitions, unmatched releases and returns of fn,
 // computed from its entry lockset.
 func (r *Result) Trace(fn *ssa.Function) *Trace {

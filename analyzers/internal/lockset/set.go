@@ -150,6 +150,20 @@ func (s Set) remove(class string, mode Mode, inst string) (Set, bool) {
 	return out, true
 }
 
+// only returns the lock of the class and mode s holds, when it holds
+// exactly one.
+func (s Set) only(class string, mode Mode) (Lock, bool) {
+	var found Lock
+	n := 0
+	for _, l := range s {
+		if l.Class == class && l.Mode == mode {
+			found = l
+			n++
+		}
+	}
+	return found, n == 1
+}
+
 // intersect returns the locks of s whose keys are also in t.
 func (s Set) intersect(t Set) Set {
 	if len(s) == 0 || len(t) == 0 {
