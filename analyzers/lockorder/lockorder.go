@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 	"github.com/confirm-go/confirm/analyzers/warning"
@@ -138,14 +139,18 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 					continue
 				}
 				c.reportDouble(fn, h, a)
-			case a.Lock.Dynamic && a.Lock.Inst == "" && h.Inst != "":
-				// A callback (a function value or an interface method)
-				// called under the lock locks its class again: the
-				// instance cannot be followed through the dynamic call,
-				// and the callbacks a package passes reach back into
-				// their own holder (etcd's lessor calling its
-				// checkpointer, which checkpoints into the lessor).
-				if !a.Wait {
+			case a.Lock.Callback && a.Lock.Inst == "" && h.Inst != "":
+				// A callback (a function value) called under the lock
+				// locks its class again: the instance cannot be
+				// followed through the call, and the callbacks a
+				// package passes reach back into their own holder
+				// (etcd's lessor calling its checkpointer, which
+				// checkpoints into the lessor). A function reached
+				// again through its own callback is the call graph
+				// merging the values of one field, not a finding; and
+				// a callback called deep down a chain of named
+				// functions is too far to tell.
+				if !a.Wait && calledBack(fn, a.Lock.Chain) {
 					c.reportDouble(fn, h, a)
 				}
 			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr, h, a.Lock):
@@ -155,6 +160,16 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 	}
 	c.checkLeaks(fn, t)
 	c.checkJoins(fn, t)
+}
+
+// calledBack reports whether chain, the calls from fn to an acquisition
+// through a callback, starts with the callback: fn itself calls a
+// function literal or a method value (l.cp(id)), other than fn.
+func calledBack(fn *ssa.Function, chain []string) bool {
+	if len(chain) == 0 || chain[0] == lockset.FuncName(fn) {
+		return false
+	}
+	return strings.Contains(chain[0], "$") || strings.HasPrefix(chain[0], "method value ")
 }
 
 // distinctRoots reports whether two instance paths are known and start

@@ -181,6 +181,16 @@ func (c *checker) trace(v ssa.Value, depth int) (ssa.Value, string, bool) {
 	switch v := v.(type) {
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Alloc:
 		return v, "", true
+	case *ssa.Call:
+		// A value a call returns: the object its callee made or found
+		// (see resultIndex for the goroutines it left running on it).
+		if _, isTuple := v.Type().(*types.Tuple); !isTuple {
+			return v, "", true
+		}
+	case *ssa.Extract:
+		if _, ok := v.Tuple.(*ssa.Call); ok {
+			return v, "", true
+		}
 	case *ssa.FieldAddr:
 		f := structField(derefType(v.X.Type()), v.Field)
 		if f == nil {

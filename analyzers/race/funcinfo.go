@@ -145,7 +145,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		a.preEscape = esc.before(alloc, instr)
 	} else if fv, ok := root.(*ssa.FreeVar); ok && insideVar(addr, fv) {
 		a.preEscape = c.capturedUnpublished(fi.fn, fv)
-	} else if root == nil {
+	} else if root == nil || isCallResult(root) {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)
 		} else if c.ownedElement(addr, fi.fn) {
@@ -153,6 +153,18 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		}
 	}
 	fi.accesses = append(fi.accesses, a)
+}
+
+// isCallResult reports whether v is a value a call returns (see trace).
+func isCallResult(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return true
+	case *ssa.Extract:
+		_, ok := v.Tuple.(*ssa.Call)
+		return ok
+	}
+	return false
 }
 
 // initOnly reports whether fn runs while the package is initialised, or

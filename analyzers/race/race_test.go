@@ -53,6 +53,7 @@ func TestAnalyzer(t *testing.T) {
 		{"interface calls to types ever converted", &noFacts, "stores", nil},
 		{"interface calls on values the package never makes", &noFacts, "dialed", nil},
 		{"cgo", &noFacts, "cgouse", nil},
+		{"goroutines a constructor leaves running on what it returns", &noFacts, "feeds", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

@@ -115,7 +115,7 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 	var out []*access
 	seen := map[summaryKey]bool{}
 	add := func(a *access) {
-		if len(out) >= maxSummary || !sharedRoot(a, fn) {
+		if len(out) >= maxSummary || !sharedRoot(a, fn) && resultIndex(fn, a.root) < 0 {
 			return
 		}
 		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: a.goroutine + fmt.Sprint(a.conds)}
@@ -139,6 +139,9 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 			}
 			continue
 		}
+		if c.waitedFor(fn, cs.instr) {
+			continue // fn waits after the call on every path to a return
+		}
 		for _, a := range c.callBackground(fn, cs) {
 			add(a)
 		}
@@ -146,9 +149,57 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 	return out
 }
 
+// resultIndex returns the index of the result of fn that v, a value of
+// fn, is returned as on some return, or -1.
+func resultIndex(fn *ssa.Function, v ssa.Value) int {
+	if v == nil {
+		return -1
+	}
+	if p, ok := v.(interface{ Parent() *ssa.Function }); !ok || p.Parent() != fn {
+		return -1
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, r := range ret.Results {
+			if mi, ok := r.(*ssa.MakeInterface); ok {
+				r = mi.X
+			}
+			if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL {
+				r = load.X // a captured variable's value
+			}
+			if r == v {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// result returns the value of result i of call: the call itself, or the
+// Extract of it; nil when the caller does not use it.
+func result(call *ssa.Call, i int) ssa.Value {
+	if i < 0 {
+		return nil
+	}
+	if _, isTuple := call.Type().(*types.Tuple); !isTuple {
+		if i == 0 {
+			return call
+		}
+		return nil
+	}
+	for _, r := range *call.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == i {
+			return x
+		}
+	}
+	return nil
+}
+
 // callBackground returns the background accesses of the callees of call
-// site cs in fn (see summary.background), bound to fn's values, unless fn
-// waits after the call on every path to a return.
+// site cs in fn (see summary.background), bound to fn's values.
 func (c *checker) callBackground(fn *ssa.Function, cs callSite) []*access {
 	if out, ok := c.backgrounds[cs.instr]; ok {
 		return out
@@ -172,9 +223,6 @@ func (c *checker) bindBackground(fn *ssa.Function, cs callSite) []*access {
 				out = append(out, a)
 			}
 		}
-	}
-	if len(out) > 0 && c.waitedFor(fn, cs.instr) {
-		return nil
 	}
 	return out
 }
@@ -426,6 +474,12 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 			if i := indexOfFreeVar(callee, r); i >= 0 && i < len(mc.Bindings) {
 				arg = mc.Bindings[i]
 			}
+		}
+	default:
+		// An object the callee returns, which a goroutine it left
+		// running uses (see backgroundAccesses): the call's result.
+		if call, ok := cs.instr.(*ssa.Call); ok {
+			arg = result(call, resultIndex(callee, e.root))
 		}
 	}
 	if !dynMatches(&a, arg) {

@@ -26,6 +26,7 @@ func TestConfirmvet(t *testing.T) {
 	t.Run("fixture", func(t *testing.T) { testFixture(t, bin) })
 	t.Run("clean package", func(t *testing.T) { testCleanPackage(t, bin) })
 	t.Run("bad input", func(t *testing.T) { testBadInput(t, bin) })
+	t.Run("bug kernels", func(t *testing.T) { testKernels(t, bin) })
 }
 
 // testFixture checks the findings and exit codes over the whole fixture.

@@ -540,6 +540,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	// is that lock's acquisition, not a call into code the package
 	// composes (see Item.Dynamic).
 	dynamic := common.StaticCallee() == nil && !(len(callees) == 1 && lockerCall(common))
+	callback := dynamic && !common.IsInvoke()
 
 	as := args(common)
 	if self := e.cls.selfReceiver(common); self != nil {
@@ -566,6 +567,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			for _, it := range s.Acquires {
 				l := Lock{Item: e.mapItem(it, as, binds, fn, pos)}
 				l.Dynamic = l.Dynamic || dynamic
+				l.Callback = l.Callback || callback
 				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: under})
 			}
 		}
@@ -584,6 +586,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		for _, it := range s.Holds {
 			m := e.mapItem(it, as, binds, fn, pos)
 			m.Dynamic = m.Dynamic || dynamic
+			m.Callback = m.Callback || callback
 			h = h.add(Lock{Item: m})
 		}
 		if i == 0 {
@@ -929,6 +932,7 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			m := e.mapItem(it, nil, fbinds, fn, pos)
 			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
 			m.Dynamic = m.Dynamic || dynamic
+			m.Callback = true // a function passed to the callee and called there
 			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: under})
 		}
 	}

@@ -32,6 +32,9 @@ type Item struct {
 	// Dynamic is set when the chain goes through a call resolved
 	// dynamically (an interface method or a function value).
 	Dynamic bool
+	// Callback is set when the chain goes through a call of a function
+	// value (a callback), not only of interface methods.
+	Callback bool
 }
 
 // Key identifies the lock of it within one function: class, mode and

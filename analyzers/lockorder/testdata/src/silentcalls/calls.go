@@ -170,3 +170,43 @@ func (in *Informer) Synced() bool {
 	defer in.mu.Unlock()
 	return in.fifo.Len() == 0
 }
+
+// A Conn reads through an interface while it holds its lock; the
+// reader it installs enqueues a reply, locking the Conn only when asked
+// to, and the read under the lock does not ask (nats' websocket reader).
+type Reader interface{ Read() int }
+
+type Conn struct {
+	mu      sync.Mutex
+	br      *bufReader
+	pending []int
+}
+
+type bufReader struct{ r Reader }
+
+func (b *bufReader) next() int { return b.r.Read() }
+
+type wsReader struct {
+	nc *Conn
+	nl bool
+}
+
+func (w *wsReader) Read() int {
+	w.nc.enqueue(w.nl, 1)
+	return 1
+}
+
+func (nc *Conn) enqueue(needsLock bool, v int) {
+	if needsLock {
+		nc.mu.Lock()
+		defer nc.mu.Unlock()
+	}
+	nc.pending = append(nc.pending, v)
+}
+
+func (nc *Conn) Connect() int {
+	nc.mu.Lock()
+	defer nc.mu.Unlock()
+	nc.br = &bufReader{r: &wsReader{nc: nc}}
+	return nc.br.next()
+}
