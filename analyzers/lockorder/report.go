@@ -234,17 +234,55 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	for _, it := range sum.Holds {
 		skip[it.Class+"\x00"+it.Mode.String()] = true
 	}
-	for key := range heldOnSuccess(fn, t) {
-		skip[key] = true
-	}
+	success := heldOnSuccess(fn, t)
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := l.Class + "\x00" + l.Mode.String()
-			if l.Inherited || skip[key] || c.handedOff(fn)[l.Class] {
+			if l.Inherited || skip[key] || success[key] || c.handedOff(fn)[l.Class] {
 				continue
 			}
 			skip[key] = true // report each lock once
 			c.reportLeak(fn, l, r)
+		}
+	}
+	c.checkFailureLeaks(fn, t, success, skip)
+}
+
+// checkFailureLeaks reports, for a function that hands a lock to its
+// caller on success (held on every return of a nil error, released by
+// the caller later), a return of a non-nil error that still holds it
+// when another such return does not: the caller, seeing the error, does
+// not release it (etcd 5509: the context error returned with the read
+// lock held).
+func (c *checker) checkFailureLeaks(fn *ssa.Function, t *lockset.Trace, success, skip map[string]bool) {
+	res := fn.Signature.Results()
+	for _, key := range sortedKeys(success) {
+		if skip[key] {
+			continue
+		}
+		var leaking *lockset.Return
+		var lock lockset.Lock
+		released := false
+		for i := range t.Returns {
+			r := &t.Returns[i]
+			if len(r.Instr.Results) != res.Len() || isNilConst(returned(r.Instr, res.Len()-1)) || r.Instr.Block() == fn.Recover {
+				continue
+			}
+			held := false
+			for _, l := range r.Held {
+				if l.Class+"\x00"+l.Mode.String() == key && !l.Inherited {
+					held, lock = true, l
+				}
+			}
+			switch {
+			case !held:
+				released = true
+			case leaking == nil:
+				leaking = r
+			}
+		}
+		if leaking != nil && released && !c.handedOff(fn)[lock.Class] {
+			c.reportLeak(fn, lock, *leaking)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -122,13 +123,71 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 	}
 	starts := c.callees(g.stmt)
 	for _, b := range sp.accessesAfter(g, false) {
-		if call, ok := b.via.(ssa.CallInstruction); ok && call.Parent() == sp.fi.fn && (sp.after(call, g.stmt) || slices.ContainsFunc(c.callees(call), func(f *ssa.Function) bool { return slices.Contains(starts, f) }) || c.mayStart(sp.fi, call, g.name)) {
+		if call, ok := b.via.(ssa.CallInstruction); ok && call.Parent() == sp.fi.fn && (sp.after(call, g.stmt) || slices.ContainsFunc(c.callees(call), func(f *ssa.Function) bool { return slices.Contains(starts, f) }) || c.mayStart(sp.fi, call, g.name) || whileStopped(b, starts)) {
 			continue
 		}
 		if a := conflicting(b, byLoc[b.loc()]); a != nil {
 			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
 	}
+}
+
+// whileStopped reports whether access b runs only while a boolean field
+// is false (if !c.running { c.entries = append(...) }) that one of the
+// functions in starts, which start the goroutine, sets to true: the
+// goroutine runs while the flag is set (cron's Schedule hands entries to
+// the running loop over a channel instead).
+func whileStopped(b *access, starts []*ssa.Function) bool {
+	for _, at := range []ssa.Instruction{b.instr, b.inner} {
+		if at == nil || at.Block() == nil {
+			continue
+		}
+		found := false
+		branchConds(at, func(cond ssa.Value, want bool) bool {
+			if fa := loadedField(cond); fa != nil && !want {
+				for _, fn := range starts {
+					if setsTrue(fn, fa) {
+						found = true
+						return false
+					}
+				}
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// loadedField returns the field address that v loads, or nil.
+func loadedField(v ssa.Value) *ssa.FieldAddr {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		fa, _ := u.X.(*ssa.FieldAddr)
+		return fa
+	}
+	return nil
+}
+
+// setsTrue reports whether fn stores the constant true into the field fa
+// addresses (the same field of the same struct type).
+func setsTrue(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			sfa, ok := st.Addr.(*ssa.FieldAddr)
+			k, isConst := st.Val.(*ssa.Const)
+			if ok && isConst && sfa.Field == fa.Field && types.Identical(sfa.X.Type(), fa.X.Type()) &&
+				k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mayStart reports whether call, a call of fi.fn, may leave the goroutine

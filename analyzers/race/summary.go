@@ -115,6 +115,13 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 	var out []*access
 	seen := map[summaryKey]bool{}
 	add := func(a *access) {
+		if p := spilledParam(a.root); p != nil && p.Parent() == fn {
+			// The goroutine's literal captured the parameter: it
+			// reaches the caller's value.
+			b := *a
+			b.root = p
+			a = &b
+		}
 		if len(out) >= maxSummary || !sharedRoot(a, fn) && resultIndex(fn, a.root) < 0 {
 			return
 		}
@@ -128,11 +135,12 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 		if g, ok := cs.instr.(*ssa.Go); ok {
 			var signals bool
 			accs := c.callAccesses(fn, cs, &signals)
-			if signals && c.waitedFor(fn, g) {
-				continue
-			}
+			joined := signals && c.waitedFor(fn, g)
 			name := c.goroutineName(g)
 			for _, a := range accs {
+				if joined && !afterSignal(g, a) {
+					continue // fn waits for what the goroutine signals first
+				}
 				b := *a
 				b.goroutine = name
 				add(&b)
@@ -196,6 +204,48 @@ func result(call *ssa.Call, i int) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// spilledParam returns the parameter that v, a local cell, holds when a
+// function literal captures the parameter (go func() { r.x = ... }()
+// makes r a cell), or nil.
+func spilledParam(v ssa.Value) *ssa.Parameter {
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	if p, ok := storedIn(a).(*ssa.Parameter); ok && a.Comment == p.Name() && p.Parent() == a.Parent() {
+		return p
+	}
+	return nil
+}
+
+// afterSignal reports whether a, an access of the function literal
+// that go statement g starts, comes after a send or a signal of that
+// function on every path (startedCh <- err, then more work): waiting for
+// the signal does not wait for it.
+func afterSignal(g *ssa.Go, a *access) bool {
+	lit := funcValue(g.Call.Value)
+	if lit == nil || lit.Parent() == nil {
+		return false
+	}
+	at := a.instr
+	if a.inner != nil && a.inner.Parent() == lit {
+		at = a.inner // through a call the literal makes
+	}
+	if at == nil || at.Parent() != lit {
+		return false
+	}
+	for _, b := range lit.Blocks {
+		for _, instr := range b.Instrs {
+			_, send := instr.(*ssa.Send)
+			call, isCall := instr.(*ssa.Call)
+			if (send || isCall && isSignal(&call.Call)) && after(instr, at) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callBackground returns the background accesses of the callees of call

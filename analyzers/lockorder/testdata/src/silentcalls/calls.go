@@ -1,6 +1,9 @@
 package silentcalls // want package:`orders\{\(silentcalls.batchTx\).Mutex->\(silentcalls.KVStore\).mu \(silentcalls.Informer\).mu->\(silentcalls.FIFO\).lock\}`
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // As a.Leases, a.KVStore and a.FIFO, each releasing its lock before the
 // call that takes the other: the Leases value calls its checkpointer
@@ -209,4 +212,34 @@ func (nc *Conn) Connect() int {
 	defer nc.mu.Unlock()
 	nc.br = &bufReader{r: &wsReader{nc: nc}}
 	return nc.br.next()
+}
+
+// As a.Pool, releasing the read lock before returning the context's
+// error.
+type Pool struct {
+	mu   sync.RWMutex
+	conn int
+}
+
+func (p *Pool) acquire(ctx context.Context) error {
+	for {
+		p.mu.RLock()
+		if p.conn != 0 {
+			return nil
+		}
+		p.mu.RUnlock()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *Pool) release() { p.mu.RUnlock() }
+
+func (p *Pool) Get(ctx context.Context) (int, error) {
+	if err := p.acquire(ctx); err != nil {
+		return 0, err
+	}
+	defer p.release()
+	return p.conn, nil
 }

@@ -53,3 +53,84 @@ func After(events chan int) {
 	<-done
 	f.setFilter(nil)
 }
+
+// A Cron adds entries itself while stopped, and hands them to its
+// running loop over a channel once Start set running.
+type Cron struct {
+	mu      sync.Mutex
+	running bool
+	entries []int
+	add     chan int
+}
+
+func (c *Cron) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running {
+		return
+	}
+	c.running = true
+	go c.run()
+}
+
+func (c *Cron) run() {
+	for e := range c.add {
+		c.entries = append(c.entries, e) // want `possible data race: \(feeds.Cron\).entries is written by goroutine \(\*feeds.Cron\).run and read by \(\*feeds.Cron\).Len`
+	}
+}
+
+func (c *Cron) Add(e int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.running {
+		c.entries = append(c.entries, e)
+		return
+	}
+	c.add <- e
+}
+
+// Len reads the entries whatever the state.
+func (c *Cron) Len() int {
+	return len(c.entries) // want `possible data race: \(feeds.Cron\).entries is read by feeds.Schedule and written by goroutine \(\*feeds.Cron\).run`
+}
+
+// Running adds while the loop runs.
+func Running(c *Cron) {
+	c.Start()
+	c.Add(1)
+}
+
+// Schedule reads while the loop runs: a race.
+func Schedule(c *Cron) int {
+	c.Start()
+	return c.Len()
+}
+
+// A Daemon's start waits for its goroutine to report, but the goroutine
+// goes on after the report and sets waitCh (moby 47287).
+type Daemon struct {
+	waitCh chan struct{}
+	pid    int
+}
+
+func (d *Daemon) start() error {
+	started := make(chan error)
+	go func() {
+		d.pid = 1 // before the report: ordered
+		started <- nil
+		w := make(chan struct{})
+		d.waitCh = w
+		close(w)
+	}()
+	return <-started
+}
+
+// Monitor waits for the daemon it started to exit.
+func (d *Daemon) Monitor() int {
+	if err := d.start(); err != nil {
+		return 0
+	}
+	pid := d.pid
+	<-d.waitCh // want `possible data race: \(feeds.Daemon\).waitCh is read by \(\*feeds.Daemon\).Monitor and written by goroutine \(\*feeds.Daemon\).start\$1`
+	return pid
+}
