@@ -24,7 +24,10 @@
 //     stored in a field of the value it captures, x.f = func() {
 //     x.Count() }, or a method value of it, x.f = x.count, called as
 //     x.f() under x.mu is that value's; so is an interface field only
-//     ever set to its owner, x.g = x), and also
+//     ever set to its owner, x.g = x; and a function value the function
+//     calls itself, whose instance cannot be followed, locking the
+//     class it holds: etcd's lessor calling the checkpointer that
+//     checkpoints back into it), and also
 //     along a path that keeps it held only there (a continue or branch in
 //     a loop that skips the Unlock, a deferred Unlock in a loop body, a
 //     break out of the loop before it) when that path reaches the Lock
@@ -35,10 +38,12 @@
 //     second RLock, and the writer waits for the first;
 //   - a lock still held on some return of the function that acquired it
 //     but not on others (lock-leak), such as an early return err that
-//     skips the RUnlock; not in a type's own Lock, RLock, TryLock or
-//     TryRLock method (holding is its purpose), nor for a lock that a
-//     goroutine started in the same declaration releases without
-//     acquiring it (a lock handed to a goroutine, or a test's mutex used
+//     skips the RUnlock, or a function handing its lock to the caller on
+//     success (acquire, then release) returning an error still holding
+//     it where another error return released it; not in a type's own
+//     Lock, RLock, TryLock or TryRLock method (holding is its purpose),
+//     nor for a lock that a goroutine started in the same declaration
+//     releases without acquiring it (a lock handed to a goroutine, or a test's mutex used
 //     as a signal between two goroutines), nor for a lock held on every
 //     return of a nil error by a function whose last result is an error
 //     (Begin handing the writer lock to the transaction it returns; with
@@ -131,11 +136,15 @@
 // to the release, and a go statement starting such a function hands the
 // lock over (the spawner no longer holds it). Only interface methods with
 // sync.Locker's signatures (Lock(), Unlock()) are lock operations: a
-// distributed lock's Lock(ctx, key) (Lock, error) is not. Dynamic
-// calls are resolved with VTA over the package's functions (for interface
-// values that come from elsewhere, the package's own implementation when
-// there is only one);
-// closures called in place run under the caller's locks; a function
+// distributed lock's Lock(ctx, key) (Lock, error) is not; such a call
+// that resolves to one method is that lock's acquisition, and a *T made
+// into a Locker whose Lock is its embedded mutex's locks that mutex
+// (etcd's BatchTx). Dynamic calls are resolved with VTA over the
+// package's functions (for interface values that come from elsewhere,
+// the package's own implementation when there is only one), function
+// literals of a named func type passed to a callee are called where it
+// calls its parameter, and Cond.Wait takes back the lock of its class it
+// released; closures called in place run under the caller's locks; a function
 // started by a go statement starts with none. Across packages, function
 // summaries (lockset facts) carry acquisitions made in callees, and the
 // Orders package fact carries each package's lock-order edges and its

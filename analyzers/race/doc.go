@@ -43,9 +43,18 @@
 //     methods reach through theirs (callers may call them while the
 //     goroutine runs), unless such a method waits for a goroutine that
 //     signals. A goroutine that a callee starts and leaves running (a
-//     Start method starting its loop, itself or through its own callees)
-//     is matched with the caller's accesses after the call, unless a wait
-//     after the call orders them (s.Stop() waiting for the loop to end).
+//     Start method starting its loop, itself or through its own callees,
+//     or a constructor starting one on the object it returns) is matched
+//     with the caller's accesses after the call, its own and those of
+//     its later calls, unless a wait after the call orders them
+//     (s.Stop() waiting for the loop to end). Later calls that may start
+//     the goroutine again, calls of the function that started it, calls
+//     in a loop around that call, and accesses made only while a
+//     boolean field the starting function sets true is false (if
+//     !c.running { c.entries = append(...) }) are not matched. What a
+//     goroutine does after a send or signal its spawner waits for
+//     (startedCh <- err; then r.waitCh = ch) still runs beside the
+//     spawner's caller.
 //
 // WRONG:
 //
@@ -167,7 +176,12 @@
 // memory not yet published (Open → l.connect() → l.dial()) runs so too.
 // An interface call reaches only the package's types that are converted
 // to an interface in the package, or exported from a file that is not a
-// test. Instances of a goroutine the package starts in a loop are not
+// test; and none of them when no value the package makes reaches the
+// call (VTA finds none: a connection the user's Dial func field made),
+// unless the receiver is a parameter of an exported function. A list or
+// map detached under the lock (head := l.front; l.front = nil, or n :=
+// s.notify; s.notify = make(...)) and walked after Unlock is the
+// function's own. Instances of a goroutine the package starts in a loop are not
 // paired on a test's own value (a handler type declared in a test file):
 // the test decides how many run at once.
 //
@@ -232,10 +246,11 @@
 // sync/atomic with plain loads and stores; aliasing between different
 // variables (goroutine accesses match only when they are reached from the
 // same variable, parameter or package-level variable of the spawner,
-// through the same fields); callers of a function that starts a goroutine
-// on an object it returns (a constructor's go q.loop(): the object is
-// rooted at the call's result, which is not followed), and callers of
-// goroutines started in other packages; happens-before through
+// through the same fields, or from the same call's result); objects
+// reached through map elements or slices of a call's result
+// (q.m[key].Timestamp); a retry loop calling again the function whose
+// goroutine writes what the next round reads; callers of goroutines
+// started in other packages; happens-before through
 // sync.Cond, context cancellation, or synchronization inside callees of
 // the spawner; functions called through function values other than
 // closures created in place or passed to the function that calls them
