@@ -182,14 +182,34 @@ func (c *checker) trace(v ssa.Value, depth int) (ssa.Value, string, bool) {
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Alloc:
 		return v, "", true
 	case *ssa.Call:
-		// A value a call returns: the object its callee made or found
-		// (see resultIndex for the goroutines it left running on it).
+		// A value a call returns: what the callee returns from its
+		// parameter (u.get(k) returning u.m[k]), else the object its
+		// callee made or found (see resultIndex for the goroutines it
+		// left running on it).
 		if _, isTuple := v.Type().(*types.Tuple); !isTuple {
+			if ret, ok := c.returnedPath(v.Call.StaticCallee()); ok {
+				if root, path, ok := c.trace(argument(&v.Call, ret.param), depth+1); ok {
+					return root, path + ret.path, true
+				}
+			}
 			return v, "", true
 		}
 	case *ssa.Extract:
-		if _, ok := v.Tuple.(*ssa.Call); ok {
+		switch t := v.Tuple.(type) {
+		case *ssa.Call:
 			return v, "", true
+		case *ssa.Lookup: // e, ok := m[k]
+			if v.Index == 0 && isMap(t.X.Type()) {
+				return c.mapElement(t.X, depth)
+			}
+		case *ssa.Next: // for _, e := range m
+			if r, ok := t.Iter.(*ssa.Range); ok && v.Index == 2 && isMap(r.X.Type()) {
+				return c.mapElement(r.X, depth)
+			}
+		}
+	case *ssa.Lookup: // m[k]
+		if isMap(v.X.Type()) {
+			return c.mapElement(v.X, depth)
 		}
 	case *ssa.FieldAddr:
 		f := structField(derefType(v.X.Type()), v.Field)
@@ -233,6 +253,54 @@ func (c *checker) trace(v ssa.Value, depth int) (ssa.Value, string, bool) {
 		return root, path, root != nil
 	}
 	return nil, "", false
+}
+
+// A paramPath is a value reached from a parameter through fields and map
+// elements.
+type paramPath struct {
+	param int
+	path  string
+}
+
+// returnedPath reports whether fn, a function of the package with one
+// result, returns on every return the same path from one of its
+// parameters (return u.m[k], return s.cfg).
+func (c *checker) returnedPath(fn *ssa.Function) (paramPath, bool) {
+	if fn == nil || fn.Pkg != c.pkg || fn.Signature.Results().Len() != 1 || len(fn.Blocks) == 0 {
+		return paramPath{}, false
+	}
+	if r, ok := c.retPaths[fn]; ok {
+		return r, r.param >= 0
+	}
+	c.retPaths[fn] = paramPath{param: -1} // while computing it
+	out := paramPath{param: -1}
+	for i, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || b == fn.Recover {
+			continue
+		}
+		root, path, ok := c.trace(ret.Results[0], 0)
+		p, isParam := root.(*ssa.Parameter)
+		if !ok || !isParam || p.Parent() != fn || path == "" {
+			out = paramPath{param: -1}
+			break
+		}
+		r := paramPath{param: indexOfParam(fn, p), path: path}
+		if i > 0 && out.param >= 0 && out != r {
+			out = paramPath{param: -1}
+			break
+		}
+		out = r
+	}
+	c.retPaths[fn] = out
+	return out, out.param >= 0
+}
+
+// mapElement traces an element of map m, a pointer the map holds
+// (q.m[k].Timestamp): rooted where the map is, inside its contents.
+func (c *checker) mapElement(m ssa.Value, depth int) (ssa.Value, string, bool) {
+	root, path, ok := c.trace(m, depth+1)
+	return root, path + "{}", ok
 }
 
 // accessPos returns the start of the expression that instr reads or

@@ -145,7 +145,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		a.preEscape = esc.before(alloc, instr)
 	} else if fv, ok := root.(*ssa.FreeVar); ok && insideVar(addr, fv) {
 		a.preEscape = c.capturedUnpublished(fi.fn, fv)
-	} else if root == nil || isCallResult(root) {
+	} else if root == nil || isCallResult(root) || strings.Contains(a.path, "{}.") {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)
 		} else if c.ownedElement(addr, fi.fn) {

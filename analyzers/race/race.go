@@ -54,6 +54,7 @@ type checker struct {
 	backgrounds map[ssa.CallInstruction][]*access          // see callBackground
 	byObj       map[types.Object]*ssa.Function
 	replacing   map[*ssa.Function][]*ssa.Store // see detached
+	retPaths    map[*ssa.Function]paramPath    // see returnedPath
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -80,6 +81,7 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		sums:       map[*ssa.Function]*summary{},
 		impls:      map[implKey][]*ssa.Function{},
 		replacing:  map[*ssa.Function][]*ssa.Store{},
+		retPaths:   map[*ssa.Function]paramPath{},
 		reported:   map[reportKey]bool{},
 		names:      map[*ssa.Function]string{},
 		escs:       map[*ssa.Function]*escapes{},

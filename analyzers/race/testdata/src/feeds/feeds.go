@@ -134,3 +134,52 @@ func (d *Daemon) Monitor() int {
 	<-d.waitCh // want `possible data race: \(feeds.Daemon\).waitCh is read by \(\*feeds.Daemon\).Monitor and written by goroutine \(\*feeds.Daemon\).start\$1`
 	return pid
 }
+
+// A Queue's flush loop reads its entries' stamps under the lock; Age
+// edits one, found through get, without it (kubernetes 81148 and 88331).
+type Entry struct{ Stamp int }
+
+type entries struct{ m map[string]*Entry }
+
+func (e *entries) get(k string) *Entry { return e.m[k] } // want `possible data race: \(\*feeds.entries\).get reads map contents of \(feeds.entries\).m without holding \(feeds.Queue\).mu`
+
+type Queue struct {
+	mu   sync.Mutex
+	q    *entries
+	stop chan struct{}
+}
+
+func NewQueue() *Queue {
+	q := &Queue{q: &entries{m: map[string]*Entry{}}, stop: make(chan struct{})}
+	go q.flush()
+	return q
+}
+
+func (q *Queue) flush() {
+	for {
+		select {
+		case <-q.stop:
+			return
+		default:
+		}
+		q.mu.Lock()
+		for _, e := range q.q.m {
+			_ = e.Stamp
+		}
+		q.mu.Unlock()
+	}
+}
+
+func (q *Queue) Add(k string) {
+	q.mu.Lock()
+	q.q.m[k] = &Entry{}
+	q.mu.Unlock()
+}
+
+// Age edits an entry while the loop runs.
+func Age(k string) {
+	q := NewQueue()
+	q.Add(k)
+	q.q.get(k).Stamp-- // want `possible data race: \(feeds.Entry\).Stamp is written by feeds.Age and read by goroutine \(\*feeds.Queue\).flush`
+	close(q.stop)
+}
