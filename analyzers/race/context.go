@@ -456,6 +456,36 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 	return esc.before(alloc, call)
 }
 
+// freshParam reports whether every call of p's function, an unexported
+// function the package only calls directly, passes for p memory its
+// caller allocated and has not published before the call, or such a
+// parameter of its own (hostInfoFromMap(row, &HostInfo{...}) filling the
+// host it was given): what the function does through p happens before
+// anyone else can see it.
+func (c *checker) freshParam(p *ssa.Parameter) bool {
+	if r, ok := c.freshParams[p]; ok {
+		return r
+	}
+	c.freshParams[p] = false // while computing it
+	fn := p.Parent()
+	i := indexOfParam(fn, p)
+	sites := c.locks.CallSites(fn)
+	fresh := len(sites) > 0 && i >= 0 && isPointer(p.Type())
+	for _, call := range sites {
+		if !fresh {
+			break
+		}
+		arg := argument(&call.Call, i)
+		if q, ok := arg.(*ssa.Parameter); ok && q.Parent() == call.Parent() {
+			fresh = c.freshParam(q)
+			continue
+		}
+		fresh = c.freshArg(call.Parent(), call, arg)
+	}
+	c.freshParams[p] = fresh
+	return fresh
+}
+
 func isPointer(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Pointer)
 	return ok

@@ -215,7 +215,10 @@
 // own escapes do); the result of a package function that returns a new
 // object nothing else holds (&T{...}, or a copy c := *s; return &c) is
 // unpublished in its caller until it escapes there (clone :=
-// newScope(); clone.m[k] = v). Locks are followed across goroutines: a
+// newScope(); clone.m[k] = v); and what an unexported function does
+// through a parameter for which every caller passes such unpublished
+// memory (s.hostInfoFromMap(row, &HostInfo{...})) happens before
+// publication. Locks are followed across goroutines: a
 // function that releases a lock it did not acquire (mu.Lock(); go func()
 // { ...; mu.Unlock() }(), or a fooAndUnlock called through a function
 // value) runs with it held until it releases it, and the go statement

@@ -55,6 +55,7 @@ type checker struct {
 	byObj       map[types.Object]*ssa.Function
 	replacing   map[*ssa.Function][]*ssa.Store // see detached
 	retPaths    map[*ssa.Function]paramPath    // see returnedPath
+	freshParams map[*ssa.Parameter]bool        // see freshParam
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -73,19 +74,20 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		return nil, fmt.Errorf("race: no SSA for package %s", pass.Pkg.Path())
 	}
 	c := &checker{
-		pass:       pass,
-		res:        &warning.Result{},
-		pkg:        ssaRes.Pkg,
-		funcs:      ssaRes.SrcFuncs,
-		infos:      map[*ssa.Function]*funcInfo{},
-		sums:       map[*ssa.Function]*summary{},
-		impls:      map[implKey][]*ssa.Function{},
-		replacing:  map[*ssa.Function][]*ssa.Store{},
-		retPaths:   map[*ssa.Function]paramPath{},
-		reported:   map[reportKey]bool{},
-		names:      map[*ssa.Function]string{},
-		escs:       map[*ssa.Function]*escapes{},
-		freshFuncs: map[*ssa.Function]bool{},
+		pass:        pass,
+		res:         &warning.Result{},
+		pkg:         ssaRes.Pkg,
+		funcs:       ssaRes.SrcFuncs,
+		infos:       map[*ssa.Function]*funcInfo{},
+		sums:        map[*ssa.Function]*summary{},
+		impls:       map[implKey][]*ssa.Function{},
+		replacing:   map[*ssa.Function][]*ssa.Store{},
+		retPaths:    map[*ssa.Function]paramPath{},
+		freshParams: map[*ssa.Parameter]bool{},
+		reported:    map[reportKey]bool{},
+		names:       map[*ssa.Function]string{},
+		escs:        map[*ssa.Function]*escapes{},
+		freshFuncs:  map[*ssa.Function]bool{},
 	}
 	if inGOROOT(pass) {
 		// The standard library is not analyzed: its races are not the

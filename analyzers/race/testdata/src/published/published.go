@@ -1275,3 +1275,54 @@ func (n *Notifier) Peek() int {
 	n.mu.Unlock()
 	return len(w)
 }
+
+// A Host is filled by a helper that every caller hands a new host
+// (gocql's hostInfoFromMap), and refilled in place by another.
+type Host struct {
+	mu   sync.Mutex
+	addr string
+}
+
+func (h *Host) SetAddr(a string) {
+	h.mu.Lock()
+	h.addr = a
+	h.mu.Unlock()
+}
+
+func (h *Host) Addr() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.addr
+}
+
+type HostRing struct {
+	mu    sync.Mutex
+	hosts []*Host
+}
+
+func (r *HostRing) fillHost(row map[string]string, h *Host) *Host {
+	h.addr = row["addr"]
+	return h
+}
+
+func (r *HostRing) refillHost(row map[string]string, h *Host) {
+	h.addr = row["addr"] // want `possible data race: \(\*published.HostRing\).refillHost writes \(published.Host\).addr without holding \(published.Host\).mu`
+}
+
+// Refresh adds new hosts.
+func (r *HostRing) Refresh(rows []map[string]string) {
+	for _, row := range rows {
+		h := r.fillHost(row, &Host{})
+		r.mu.Lock()
+		r.hosts = append(r.hosts, h)
+		r.mu.Unlock()
+	}
+}
+
+// Update refills the first host, which others use.
+func (r *HostRing) Update(row map[string]string) {
+	r.mu.Lock()
+	h := r.hosts[0]
+	r.mu.Unlock()
+	r.refillHost(row, h)
+}
