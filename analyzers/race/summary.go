@@ -773,7 +773,7 @@ func (c *checker) fromAPIParam(v ssa.Value) bool {
 			}
 			v = b
 		case *ssa.UnOp: // a captured variable
-			var cell ssa.Value = x.X
+			cell := x.X
 			if fv, ok := x.X.(*ssa.FreeVar); ok {
 				if a := c.caps.allocOf(fv); a != nil {
 					cell = a

@@ -539,7 +539,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	// A Locker's Lock through an interface that resolves to one method
 	// is that lock's acquisition, not a call into code the package
 	// composes (see Item.Dynamic).
-	dynamic := common.StaticCallee() == nil && !(len(callees) == 1 && lockerCall(common))
+	dynamic := common.StaticCallee() == nil && (len(callees) != 1 || !lockerCall(common))
 	callback := dynamic && !common.IsInvoke()
 
 	as := args(common)
