@@ -75,6 +75,16 @@ func (r *fileRewriter) accesses(all bool) []access {
 	return out
 }
 
+// isFieldRead reports whether e selects a field (s.ch).
+func (r *fileRewriter) isFieldRead(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := r.info.Selections[sel]
+	return s != nil && s.Kind() == types.FieldVal
+}
+
 // isAccess reports whether e is the outermost expression of an access to a
 // variable or field, not an operand of a channel or sync operation and not
 // having its address taken.
@@ -105,7 +115,10 @@ func (r *fileRewriter) isAccess(e ast.Expr, parent ast.Node, all bool) bool {
 	}
 	switch p := parent.(type) {
 	case *ast.UnaryExpr:
-		if p.Op == token.AND || p.Op == token.ARROW {
+		// The channel operand of a receive is an access only where a
+		// warning asks for it (not all), and only a field's: the read
+		// of s.ch the race detector reports against s.ch = make(...).
+		if p.Op == token.AND || p.Op == token.ARROW && (all || !r.isFieldRead(e)) {
 			return false
 		}
 	case *ast.SelectorExpr:
@@ -119,7 +132,7 @@ func (r *fileRewriter) isAccess(e ast.Expr, parent ast.Node, all bool) bool {
 			}
 		}
 	case *ast.SendStmt:
-		if p.Chan == e {
+		if p.Chan == e && (all || !r.isFieldRead(e)) {
 			return false
 		}
 	case *ast.RangeStmt:

@@ -196,3 +196,33 @@ func TestRequestedReadOfWrittenOperand(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestedChannelFieldRead: a read requested at a channel operand that
+// is a field (<-s.ch, s.ch <- v, a select case on s.ch) reads the field in
+// place, so the race oracle sees it against a write of s.ch; without a
+// request the operand stays as it is.
+func TestRequestedChannelFieldRead(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"receive", "func f(s *S) int {\n\treturn <-s.ch\n}", "return confirmrt.Recv(confirmrt.Rd(&s.ch, 0))"},
+		{"send", "func f(s *S) {\n\ts.ch <- 1\n}", "confirmrt.Rd(&s.ch, 0)"},
+		{"select case", "func f(s *S) int {\n\tselect { case v := <-s.ch: return v; default: return 0 }\n}", "NewRecvSlot(/*line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package p\n\ntype S struct{ ch chan int }\n\nfunc get() int { return 1 }\n\n" + tt.src + "\n"
+			dir := writeModule(t, map[string]string{"p.go": src})
+			file := filepath.Join(dir, "p.go")
+			res := instrumentFixture(t, dir, ".", Request{Locations: []rt.Location{{File: file, Line: 8, Kind: "read"}}})
+			got := rewrittenFile(t, res, "p.go")
+			if !strings.Contains(got, tt.want) || !strings.Contains(got, "confirmrt.Rd(&s.ch, 0)") {
+				t.Errorf("rewritten source lacks %q and the read of s.ch:\n%s", tt.want, got)
+			}
+			auto := rewrittenFile(t, instrumentFixture(t, dir, ".", Request{Accesses: true}), "p.go")
+			if strings.Contains(auto, "Rd(&s.ch") {
+				t.Errorf("automatic accesses read the channel operand:\n%s", auto)
+			}
+		})
+	}
+}
