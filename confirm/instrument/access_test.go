@@ -226,3 +226,19 @@ func TestRequestedChannelFieldRead(t *testing.T) {
 		})
 	}
 }
+
+// TestUnobservedRequest: a requested read that cannot be instrumented as
+// an access (its address cannot be taken) is listed in Unobserved, so
+// the pipeline does not take an exhausted search for evidence.
+func TestUnobservedRequest(t *testing.T) {
+	src := "package p\n\ntype S struct{ v int }\n\nfunc val() S { return S{} }\n\nfunc f(s *S) int {\n\treturn val().v + s.v\n}\n"
+	dir := writeModule(t, map[string]string{"p.go": src})
+	file := filepath.Join(dir, "p.go")
+	res := instrumentFixture(t, dir, ".", Request{Locations: []rt.Location{
+		{File: file, Line: 8, Col: 9, Kind: "read"},  // val().v
+		{File: file, Line: 8, Col: 19, Kind: "read"}, // s.v
+	}})
+	if len(res.Unobserved) != 1 || res.Unobserved[0] != 0 {
+		t.Errorf("Unobserved = %v, want [0] (val().v only)", res.Unobserved)
+	}
+}

@@ -72,6 +72,10 @@ type Result struct {
 	// Notes say what could not be instrumented, and why, one per line
 	// ("file:line:col: what").
 	Notes []string
+	// Unobserved are the indexes of the requested read and write
+	// locations that could not be instrumented as accesses: the race
+	// oracle never sees them, so no execution can show a race there.
+	Unobserved []int
 	// Stripped are the build flags that were dropped (coverage flags,
 	// golang/go#73802).
 	Stripped []string
@@ -164,6 +168,7 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 		}
 	}
 	res.Locations = out.locations
+	res.Unobserved = out.unobserved
 	res.Notes = append(append(lp.notes, fallbacks.notes...), out.sink.notes...)
 	for k, v := range out.sink.objects {
 		res.Objects[k] = strings.Join(v, ", ")
@@ -297,13 +302,14 @@ func withLanguageVersion(src []byte) []byte {
 
 // rewritten is the output of rewriting a package.
 type rewritten struct {
-	files     map[string][]byte // original absolute path -> new source
-	order     []string          // files in load order
-	xtest     map[string]bool   // files of the external test package
-	dep       map[string]string // files of the module's other packages -> their import path
-	locations []rt.Location
-	tests     []testFunc
-	sink      *sink
+	files      map[string][]byte // original absolute path -> new source
+	order      []string          // files in load order
+	xtest      map[string]bool   // files of the external test package
+	dep        map[string]string // files of the module's other packages -> their import path
+	locations  []rt.Location
+	unobserved []int // see Result.Unobserved
+	tests      []testFunc
+	sink       *sink
 }
 
 // rewritePackage rewrites every file of the loaded package.
@@ -390,6 +396,9 @@ func rewritePackage(lp *loaded, req Request, rtPath string, keep map[token.Pos]b
 	for i, l := range req.Locations {
 		if !matched[i] {
 			out.sink.note("%s:%d: requested %s location not found in package %s", l.File, l.Line, l.Kind, lp.primary.PkgPath)
+			if l.Kind == "read" || l.Kind == "write" {
+				out.unobserved = append(out.unobserved, i)
+			}
 		}
 	}
 	byFile := func(ts []testFunc) {

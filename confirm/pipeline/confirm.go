@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -198,7 +199,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, it.cands[0], res)
 			return
 		}
-		f.Verdict, f.Cause = Unconfirmed, ended(res, f.Warning.Kind == warning.Race)
+		f.Verdict, f.Cause = Unconfirmed, p.ended(res, f.Warning.Kind == warning.Race, it.cands[0].seq)
 		return
 	}
 	deadline := time.Now().Add(opts.Budget)
@@ -243,7 +244,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, c, res)
 			return
 		}
-		why := ended(res, f.Warning.Kind == warning.Race)
+		why := p.ended(res, f.Warning.Kind == warning.Race, c.seq)
 		if c.noDist != "" {
 			why += fmt.Sprintf(" (the search was not guided by pfsm distances: %s)", c.noDist)
 		}
@@ -321,6 +322,22 @@ func (p *packagePlan) collect(it *item, res *runner.Result, confirms bool) {
 	if !confirms && res.Verdict == rt.VerdictError {
 		keep(res)
 	}
+}
+
+// ended is ended for a candidate whose sequence is seq (indexes into
+// p.locs): when a racing access of the sequence could not be
+// instrumented, no execution could show the race, and the search's end
+// (every schedule explored) is no evidence.
+func (p *packagePlan) ended(res *runner.Result, race bool, seq []int) string {
+	if race && p.bin != nil {
+		for _, i := range seq {
+			if slices.Contains(p.bin.Unobserved, i) && i < len(p.locs) {
+				l := p.locs[i]
+				return fmt.Sprintf("the warned %s at %s:%d could not be instrumented as an access, so no execution of %s can show this race", l.Kind, filepath.Base(l.File), l.Line, res.Test)
+			}
+		}
+	}
+	return ended(res, race)
 }
 
 // ended says why a search that did not confirm the warning ended; race

@@ -53,5 +53,7 @@
 //
 // Verdicts never claim that code is safe: "unconfirmed" says why the
 // search ended (the budget, every schedule explored, a test that cannot
-// show the warning, one that fails without any interleaving).
+// show the warning, one that fails without any interleaving, a warned
+// access the instrumenter could not observe, which no exploration can
+// show).
 package pipeline

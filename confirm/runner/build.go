@@ -58,6 +58,10 @@ type Binary struct {
 	// Objects maps "file:line" (absolute file) to the names of the objects
 	// operated on there.
 	Objects map[string]string
+	// Unobserved are the indexes of the requested read and write
+	// locations not instrumented as accesses (see
+	// instrument.Result.Unobserved).
+	Unobserved []int
 	// Options are the options the binary was built with.
 	Options BuildOptions
 
@@ -118,14 +122,15 @@ func Instrument(ctx context.Context, opts BuildOptions) (*Binary, error) {
 		return nil, err
 	}
 	b := &Binary{
-		Package:   instr.ImportPath,
-		Dir:       dir,
-		PkgDir:    instr.PkgDir,
-		Tests:     instr.Tests,
-		Locations: instr.Locations,
-		Objects:   instr.Objects,
-		Options:   opts,
-		instr:     instr,
+		Package:    instr.ImportPath,
+		Dir:        dir,
+		PkgDir:     instr.PkgDir,
+		Tests:      instr.Tests,
+		Locations:  instr.Locations,
+		Objects:    instr.Objects,
+		Options:    opts,
+		Unobserved: instr.Unobserved,
+		instr:      instr,
 	}
 	if len(b.Tests) == 0 {
 		_ = b.Close()
