@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +26,11 @@ func testKernels(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	stdout, stderr, _ := run(t, kernelsDir, "go", "vet", "-vettool="+bin, "./...")
-	found := parseFindings(stdout + stderr)
+	found := map[string][]string{} // "dir/file.go:line" -> messages
+	for _, f := range parseText(kernelsDir, stdout+stderr) {
+		key := f.File + ":" + strconv.Itoa(f.Line)
+		found[key] = append(found[key], f.Message)
+	}
 	for _, kind := range []string{"blocking", "nonblocking"} {
 		marker := map[string]string{"blocking": "deadlock", "nonblocking": "race"}[kind]
 		dirs, err := os.ReadDir(filepath.Join(kernelsDir, kind))
@@ -109,23 +112,6 @@ func markedLines(dir, marker string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-var kernelDiagRE = regexp.MustCompile(`^(\S+\.go):(\d+):\d+: (.*)$`)
-
-// parseFindings maps "dir/file.go:line" to the messages of the findings
-// (first lines of go vet diagnostics) reported there.
-func parseFindings(out string) map[string][]string {
-	found := map[string][]string{}
-	for _, line := range strings.Split(out, "\n") {
-		m := kernelDiagRE.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		key := filepath.ToSlash(filepath.Clean(m[1])) + ":" + m[2]
-		found[key] = append(found[key], m[3])
-	}
-	return found
 }
 
 // kindOf returns "race" when one of msgs is a data race finding,
