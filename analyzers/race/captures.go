@@ -39,6 +39,21 @@ func newCaptures(funcs []*ssa.Function) *captures {
 	return c
 }
 
+// bound returns the value that every closure made of fv's function binds
+// to fv, or nil when they bind different values or there is none.
+func (c *captures) bound(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := indexOfFreeVar(fn, fv)
+	var v ssa.Value
+	for _, mc := range c.made[fn] {
+		if i < 0 || i >= len(mc.Bindings) || v != nil && v != mc.Bindings[i] {
+			return nil
+		}
+		v = mc.Bindings[i]
+	}
+	return v
+}
+
 // allocOf returns the variable, allocated in an enclosing function, that
 // free variable fv refers to, or nil.
 func (c *captures) allocOf(fv *ssa.FreeVar) *ssa.Alloc {

@@ -473,21 +473,7 @@ func (c *checker) capturedUnpublished(fn *ssa.Function, fv *ssa.FreeVar) bool {
 	if parent == nil || !c.runsIn(fn, parent, 0) {
 		return false
 	}
-	i := indexOfFreeVar(fn, fv)
-	var binding ssa.Value
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn || i < 0 || i >= len(mc.Bindings) {
-				continue
-			}
-			if binding != nil && binding != mc.Bindings[i] {
-				return false
-			}
-			binding = mc.Bindings[i]
-		}
-	}
-	alloc, ok := binding.(*ssa.Alloc)
+	alloc, ok := c.caps.bound(fv).(*ssa.Alloc)
 	return ok && len(escapePoints(alloc, alloc, 0, nil)) == 0
 }
 

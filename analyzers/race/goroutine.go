@@ -462,13 +462,8 @@ func (c *checker) afterWaitFor(h *goroutine, a *access, g *goroutine) bool {
 		return false
 	}
 	entry := h.entries[0]
-	instr := a.instr
-	for _, v := range []ssa.Instruction{a.via, a.inner} {
-		if v != nil && v.Parent() == entry {
-			instr = v // the call in the goroutine's function that reaches it
-		}
-	}
-	if instr == nil || instr.Parent() != entry {
+	instr := siteIn(entry, a)
+	if instr == nil {
 		return false
 	}
 	for _, b := range entry.Blocks {

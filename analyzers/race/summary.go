@@ -135,10 +135,15 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 		if g, ok := cs.instr.(*ssa.Go); ok {
 			var signals bool
 			accs := c.callAccesses(fn, cs, &signals)
+			var lit *ssa.Function
+			var sigs []ssa.Instruction
 			joined := signals && c.waitedFor(fn, g)
+			if joined {
+				lit, sigs = signalsOfLiteral(g)
+			}
 			name := c.goroutineName(g)
 			for _, a := range accs {
-				if joined && !afterSignal(g, a) {
+				if joined && !afterSignal(lit, sigs, a) {
 					continue // fn waits for what the goroutine signals first
 				}
 				b := *a
@@ -220,32 +225,57 @@ func spilledParam(v ssa.Value) *ssa.Parameter {
 	return nil
 }
 
-// afterSignal reports whether a, an access of the function literal
-// that go statement g starts, comes after a send or a signal of that
-// function on every path (startedCh <- err, then more work): waiting for
-// the signal does not wait for it.
-func afterSignal(g *ssa.Go, a *access) bool {
+// signalsOfLiteral returns the function literal that go statement g
+// starts and its sends and signals; nil when g starts no literal.
+func signalsOfLiteral(g *ssa.Go) (*ssa.Function, []ssa.Instruction) {
 	lit := funcValue(g.Call.Value)
 	if lit == nil || lit.Parent() == nil {
-		return false
+		return nil, nil
 	}
-	at := a.instr
-	if a.inner != nil && a.inner.Parent() == lit {
-		at = a.inner // through a call the literal makes
-	}
-	if at == nil || at.Parent() != lit {
-		return false
-	}
+	var sigs []ssa.Instruction
 	for _, b := range lit.Blocks {
 		for _, instr := range b.Instrs {
 			_, send := instr.(*ssa.Send)
 			call, isCall := instr.(*ssa.Call)
-			if (send || isCall && isSignal(&call.Call)) && after(instr, at) {
-				return true
+			if send || isCall && isSignal(&call.Call) {
+				sigs = append(sigs, instr)
 			}
 		}
 	}
+	return lit, sigs
+}
+
+// afterSignal reports whether a, an access of function literal lit,
+// comes after one of its sends or signals sigs on every path (startedCh
+// <- err, then more work): waiting for the signal does not wait for it.
+func afterSignal(lit *ssa.Function, sigs []ssa.Instruction, a *access) bool {
+	at := siteIn(lit, a)
+	if at == nil {
+		return false
+	}
+	for _, s := range sigs {
+		if after(s, at) {
+			return true
+		}
+	}
 	return false
+}
+
+// siteIn returns the instruction of fn that is access a, or the call in
+// fn that reaches it; nil if a is not made in fn.
+func siteIn(fn *ssa.Function, a *access) ssa.Instruction {
+	if fn == nil {
+		return nil
+	}
+	for _, v := range []ssa.Instruction{a.inner, a.via} {
+		if v != nil && v.Parent() == fn {
+			return v
+		}
+	}
+	if a.instr != nil && a.instr.Parent() == fn {
+		return a.instr
+	}
+	return nil
 }
 
 // callBackground returns the background accesses of the callees of call
