@@ -232,12 +232,12 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	sum := c.ls.Summary(fn)
 	skip := map[string]bool{}
 	for _, it := range sum.Holds {
-		skip[it.Class+"\x00"+it.Mode.String()] = true
+		skip[classMode(it)] = true
 	}
 	success := heldOnSuccess(fn, t)
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
-			key := l.Class + "\x00" + l.Mode.String()
+			key := classMode(l.Item)
 			if l.Inherited || skip[key] || success[key] || c.handedOff(fn)[l.Class] {
 				continue
 			}
@@ -255,7 +255,6 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 // not release it (etcd 5509: the context error returned with the read
 // lock held).
 func (c *checker) checkFailureLeaks(fn *ssa.Function, t *lockset.Trace, success, skip map[string]bool) {
-	res := fn.Signature.Results()
 	for _, key := range sortedKeys(success) {
 		if skip[key] {
 			continue
@@ -265,12 +264,12 @@ func (c *checker) checkFailureLeaks(fn *ssa.Function, t *lockset.Trace, success,
 		released := false
 		for i := range t.Returns {
 			r := &t.Returns[i]
-			if len(r.Instr.Results) != res.Len() || isNilConst(returned(r.Instr, res.Len()-1)) || r.Instr.Block() == fn.Recover {
-				continue
+			if nilErr, ok := errorReturn(fn, r.Instr); !ok || nilErr {
+				continue // not a failure
 			}
 			held := false
 			for _, l := range r.Held {
-				if l.Class+"\x00"+l.Mode.String() == key && !l.Inherited {
+				if classMode(l.Item) == key && !l.Inherited {
 					held, lock = true, l
 				}
 			}
@@ -296,14 +295,12 @@ func heldOnSuccess(fn *ssa.Function, t *lockset.Trace) map[string]bool {
 	}
 	var out map[string]bool
 	for _, r := range t.Returns {
-		if len(r.Instr.Results) != res.Len() || !isNilConst(returned(r.Instr, res.Len()-1)) || r.Instr.Block() == fn.Recover {
-			// Not a success; or the return after a recovered panic,
-			// which yields the zero results whatever the lock.
-			continue
+		if nilErr, ok := errorReturn(fn, r.Instr); !ok || !nilErr {
+			continue // not a success
 		}
 		here := map[string]bool{}
 		for _, l := range r.Held {
-			here[l.Class+"\x00"+l.Mode.String()] = true
+			here[classMode(l.Item)] = true
 		}
 		if out == nil {
 			out = here
@@ -316,6 +313,21 @@ func heldOnSuccess(fn *ssa.Function, t *lockset.Trace) map[string]bool {
 		}
 	}
 	return out
+}
+
+// classMode keys a lock by its class and mode, whatever its instance.
+func classMode(it lockset.Item) string { return it.Class + "\x00" + it.Mode.String() }
+
+// errorReturn reports whether ret, a return of fn whose last result is
+// an error, returns a nil error; ok is false for a return that says
+// nothing either way: one after a recovered panic, which yields the zero
+// results whatever the lock, or one of another arity.
+func errorReturn(fn *ssa.Function, ret *ssa.Return) (nilErr, ok bool) {
+	n := fn.Signature.Results().Len()
+	if len(ret.Results) != n || ret.Block() == fn.Recover {
+		return false, false
+	}
+	return isNilConst(returned(ret, n-1)), true
 }
 
 // returned returns result i of ret: in a function with defers, the

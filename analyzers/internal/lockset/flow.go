@@ -1076,7 +1076,6 @@ func lockerCall(common *ssa.CallCommon) bool {
 	if !common.IsInvoke() {
 		return false
 	}
-	kind, _, ok := methodOp(common.Method.Name())
-	sig := common.Signature()
-	return ok && kind != OpTryAcquire && sig.Params().Len() == 0 && sig.Results().Len() == 0
+	_, _, ok := lockerMethod(common.Method.Name(), common.Signature())
+	return ok
 }

@@ -86,8 +86,8 @@ func (c *Classifier) LockerOp(common *ssa.CallCommon) (Op, bool) {
 		return Op{}, false
 	}
 	recv := common.Args[0]
-	kind, mode, ok := methodOp(fn.Name())
-	if !ok || kind == OpTryAcquire || fn.Signature.Params().Len() != 0 || fn.Signature.Results().Len() != 0 {
+	kind, mode, ok := lockerMethod(fn.Name(), fn.Signature)
+	if !ok {
 		return Op{}, false
 	}
 	obj, _ := fn.Object().(*types.Func)
@@ -166,6 +166,17 @@ func (c *Classifier) syncOp(name string, obj *types.Func, recv ssa.Value) (Op, b
 		return Op{Kind: kind, Mode: mode, Ref: r, Method: name}, true
 	}
 	return Op{}, false
+}
+
+// lockerMethod is methodOp for a method with the name and signature of a
+// mutex's Lock, RLock, Unlock or RUnlock (not a TryLock: a sync.Locker's
+// operations).
+func lockerMethod(name string, sig *types.Signature) (OpKind, Mode, bool) {
+	kind, mode, ok := methodOp(name)
+	if !ok || kind == OpTryAcquire || sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+		return 0, 0, false
+	}
+	return kind, mode, true
 }
 
 func methodOp(name string) (OpKind, Mode, bool) {
