@@ -109,22 +109,30 @@ func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
 
 // checkAfterCall pairs the accesses of a goroutine that a call left
 // running with the calling function's accesses after the call (s.x read
-// after s.Start(), or through s.SetFilter()); later calls of the
-// function that started it, calls that may start it too, and calls in a
-// loop around the call, are left out: they are often the same start
-// path again, which the
-// callee's state decides (a second Start finding the loop running, a
-// connect loop retrying after a failed start). The caller's access comes first: the go statement
-// is elsewhere, and each caller is a finding of its own.
+// after s.Start(), or through s.SetFilter()). Later calls of the function
+// that started it, calls that may start it too, and calls in a loop
+// around the call are left out: they are often the same start path
+// again, which the callee's state decides (a second Start finding the
+// loop running, a connect loop retrying after a failed start). The
+// caller's access comes first: the go statement is elsewhere, and each
+// caller is a finding of its own.
 func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 	byLoc := map[loc][]*access{}
 	for _, a := range g.accesses {
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
 	}
 	starts := c.callees(g.stmt)
+	startPath := map[ssa.CallInstruction]bool{}
 	for _, b := range sp.accessesAfter(g, false) {
-		if call, ok := b.via.(ssa.CallInstruction); ok && call.Parent() == sp.fi.fn && (sp.after(call, g.stmt) || slices.ContainsFunc(c.callees(call), func(f *ssa.Function) bool { return slices.Contains(starts, f) }) || c.mayStart(sp.fi, call, g.name) || whileStopped(b, starts)) {
-			continue
+		if call, ok := b.via.(ssa.CallInstruction); ok && call.Parent() == sp.fi.fn {
+			again, known := startPath[call]
+			if !known {
+				again = sp.after(call, g.stmt) || slices.ContainsFunc(c.callees(call), func(f *ssa.Function) bool { return slices.Contains(starts, f) }) || c.mayStart(sp.fi, call, g.name)
+				startPath[call] = again
+			}
+			if again || whileStopped(b, starts) {
+				continue
+			}
 		}
 		if a := conflicting(b, byLoc[b.loc()]); a != nil {
 			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
