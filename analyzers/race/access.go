@@ -274,7 +274,7 @@ func (c *checker) returnedPath(fn *ssa.Function) (paramPath, bool) {
 	}
 	c.retPaths[fn] = paramPath{param: -1} // while computing it
 	out := paramPath{param: -1}
-	for i, b := range fn.Blocks {
+	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || b == fn.Recover {
 			continue
@@ -286,7 +286,7 @@ func (c *checker) returnedPath(fn *ssa.Function) (paramPath, bool) {
 			break
 		}
 		r := paramPath{param: indexOfParam(fn, p), path: path}
-		if i > 0 && out.param >= 0 && out != r {
+		if out.param >= 0 && out != r { // another return, another path
 			out = paramPath{param: -1}
 			break
 		}
