@@ -450,7 +450,7 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 	}
 	esc := c.escs[caller]
 	if esc == nil {
-		esc = newEscapes(caller, c.locked)
+		esc = newEscapes(caller, c.locked, c.handsOff)
 		c.escs[caller] = esc
 	}
 	return esc.before(alloc, call)

@@ -54,7 +54,13 @@
 //     !c.running { c.entries = append(...) }) are not matched. What a
 //     goroutine does after a send or signal its spawner waits for
 //     (startedCh <- err; then r.waitCh = ch) still runs beside the
-//     spawner's caller.
+//     spawner's caller. A function that a call passes to a callee that
+//     runs it in a goroutine and returns (pool.Run(key, func() {...})
+//     starting go func() { action() }(), errgroup's g.Go, WaitGroup.Go)
+//     is checked like a go statement at the call: against the caller's
+//     later accesses, other instances when the call is in a loop, and
+//     other goroutines. Across packages, the accessFact of such a
+//     function lists the parameters it starts.
 //
 // WRONG:
 //
@@ -258,7 +264,8 @@
 // the spawner; functions called through function values other than
 // closures created in place or passed to the function that calls them
 // (a callback parameter's accesses are those of the closure each call
-// site passes); and goroutines started by other packages.
+// site passes); and goroutines started by other packages, except to run
+// a function passed to them (errgroup's Go).
 // Nor are: a field written before close(ch) without a set-once check
 // (the write is ordered only if nothing writes it after the close);
 // ownership invariants kept at run time (a copy-on-write tree writing

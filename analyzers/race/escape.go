@@ -21,10 +21,18 @@ type escapes struct {
 	// locked reports whether a lock is held just before an instruction
 	// (of fn or a function it calls); see unpublished.
 	locked func(ssa.Instruction) bool
+	// handsOff reports whether a call hands a function value to a
+	// goroutine (see checker.handsOff).
+	handsOff handOff
 }
 
-func newEscapes(fn *ssa.Function, locked func(ssa.Instruction) bool) *escapes {
-	return &escapes{fn: fn, locked: locked}
+// A handOff reports whether call passes fn, a function value, to a
+// callee that runs it in a goroutine it leaves running: what fn captures
+// escapes there.
+type handOff func(call *ssa.Call, fn ssa.Value) bool
+
+func newEscapes(fn *ssa.Function, locked func(ssa.Instruction) bool, handsOff handOff) *escapes {
+	return &escapes{fn: fn, locked: locked, handsOff: handsOff}
 }
 
 // before reports whether instr executes before alloc escapes on every
@@ -37,7 +45,7 @@ func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
 	}
 	pts, ok := e.points[alloc]
 	if !ok {
-		pts = escapePoints(alloc, alloc, 0, nil)
+		pts = escapePoints(alloc, alloc, 0, e.handsOff, nil)
 		e.points[alloc] = pts
 	}
 	for _, p := range pts {
@@ -63,23 +71,26 @@ func (e *escapes) reallocated(alloc ssa.Value, p, instr ssa.Instruction) bool {
 // escapePoints lists the instructions through which pointer v, or an
 // address derived from it, may become visible to another goroutine:
 // stored into memory, sent on a channel, captured by a closure, passed
-// to a go or defer statement, or returned. Passing it to an ordinary
-// call is not counted: a constructor that calls an initialisation
-// method is still initialising (a callee that publishes the pointer is
-// not modelled). Nor is storing it into the object root itself, or
+// to a go or defer statement, or returned, or captured by a function
+// that handsOff says a call runs in a goroutine (errgroup's g.Go).
+// Passing it to an ordinary call is not counted: a constructor that
+// calls an initialisation method is still initialising (a callee that
+// publishes the pointer is not modelled). Nor is storing it into the object root itself, or
 // into an object root alone holds (c.f = c.m, c.g.h = c.m with c.g a
 // new object only stored in c): that keeps it where it already is.
-func escapePoints(root ssa.Value, v ssa.Value, depth int, out []ssa.Instruction) []ssa.Instruction {
-	return escapeWalk(root, v, depth, true, out)
+func escapePoints(root ssa.Value, v ssa.Value, depth int, handsOff handOff, out []ssa.Instruction) []ssa.Instruction {
+	w := &escWalker{root: root, carry: true, handsOff: handsOff, seen: map[ssa.Value]bool{}}
+	return w.walk(v, depth, out)
 }
 
 // An escWalker walks the uses of one root, each value once (phis and
 // values reached along many paths would otherwise be walked, and their
 // escape points listed, once per path).
 type escWalker struct {
-	root  ssa.Value
-	carry bool
-	seen  map[ssa.Value]bool
+	root     ssa.Value
+	carry    bool
+	handsOff handOff // nil: no call counts
+	seen     map[ssa.Value]bool
 }
 
 // escapeWalk is escapePoints; without carry, a store into a new object
@@ -104,7 +115,11 @@ func (w *escWalker) walk(v ssa.Value, depth int, out []ssa.Instruction) []ssa.In
 			// callback) carries it: published only where the closure is.
 			// A type assertion yields the object itself.
 			out = w.walk(r.(ssa.Value), depth+1, out)
-		case *ssa.UnOp, *ssa.DebugRef, *ssa.Call, *ssa.If, *ssa.BinOp, *ssa.Field, *ssa.Index, *ssa.Lookup:
+		case *ssa.Call:
+			if w.handsOff != nil && w.handsOff(r, v) {
+				out = append(out, r)
+			}
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.If, *ssa.BinOp, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
 		case *ssa.Store:
 			if r.Val != v {
@@ -381,7 +396,7 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 		default:
 			return false
 		}
-		for _, p := range escapePoints(v, v, 0, nil) {
+		for _, p := range escapePoints(v, v, 0, c.handsOff, nil) {
 			if _, isRet := p.(*ssa.Return); !isRet {
 				return false
 			}
@@ -474,7 +489,7 @@ func (c *checker) capturedUnpublished(fn *ssa.Function, fv *ssa.FreeVar) bool {
 		return false
 	}
 	alloc, ok := c.caps.bound(fv).(*ssa.Alloc)
-	return ok && len(escapePoints(alloc, alloc, 0, nil)) == 0
+	return ok && len(escapePoints(alloc, alloc, 0, c.handsOff, nil)) == 0
 }
 
 // insideVar reports whether addr is the address of variable v itself or

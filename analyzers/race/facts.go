@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -23,6 +24,10 @@ type accessFact struct {
 	// Fresh is set when the function returns, as its first result, a new
 	// object nothing else holds (see fresh).
 	Fresh bool `json:",omitempty"`
+	// Starts are the function-typed parameters (receiver first) that a
+	// goroutine the function starts and leaves running calls
+	// (errgroup's Go): the function a caller passes runs beside it.
+	Starts []int `json:",omitempty"`
 }
 
 // A factAccess is one access of an accessFact.
@@ -68,6 +73,9 @@ func (f *accessFact) String() string {
 	if f.Waits {
 		parts = append(parts, "waits")
 	}
+	for _, p := range f.Starts {
+		parts = append(parts, fmt.Sprintf("starts $%d", p))
+	}
 	return "accesses(" + strings.Join(parts, ", ") + ")"
 }
 
@@ -98,7 +106,12 @@ func (c *checker) exportFacts() {
 			}
 			f.Accesses = append(f.Accesses, fa)
 		}
-		if len(f.Accesses) > 0 || f.Signals || f.Waits || f.Fresh {
+		for _, pc := range s.bgParamCalls {
+			if !slices.Contains(f.Starts, pc.param) {
+				f.Starts = append(f.Starts, pc.param)
+			}
+		}
+		if len(f.Accesses) > 0 || f.Signals || f.Waits || f.Fresh || len(f.Starts) > 0 {
 			c.pass.ExportObjectFact(obj, f)
 		}
 	}

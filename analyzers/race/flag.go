@@ -16,9 +16,10 @@ type runFlag struct {
 	field int
 }
 
-// runningFlag returns the flag that go statement g of method fn sets
-// before it starts its goroutine, if any.
-func (c *checker) runningFlag(fn *ssa.Function, g *ssa.Go) (runFlag, bool) {
+// runningFlag returns the flag that go statement g of method fn (or the
+// call that hands a goroutine its function) sets before it starts its
+// goroutine, if any.
+func (c *checker) runningFlag(fn *ssa.Function, g ssa.Instruction) (runFlag, bool) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)

@@ -33,7 +33,7 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 	}
 	fi := &funcInfo{fn: fn, excluded: c.initOnly(fn)}
 	c.infos[fn] = fi
-	esc := newEscapes(fn, c.locked)
+	esc := newEscapes(fn, c.locked, c.handsOff)
 	ctx := c.ctx.held[fn]
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {

@@ -38,6 +38,7 @@ func (c *checker) checkGoroutines() {
 				gos = append(gos, c.startedBy(fi, g, cs))
 			} else if !fi.excluded {
 				bgs = append(bgs, c.leftRunning(fi, cs)...)
+				gos = append(gos, c.handedOff(fi, cs)...)
 			}
 		}
 		if len(gos)+len(bgs) == 0 {
@@ -84,7 +85,7 @@ func (c *checker) startedBy(fi *funcInfo, g *ssa.Go, cs callSite) *goroutine {
 // accesses to fn's memory: fn's accesses after the call are matched with
 // them like a spawner's after its go statement.
 func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
-	accs := c.callBackground(fi.fn, cs)
+	accs := c.callBackground(fi.fn, cs).accesses
 	if len(accs) == 0 {
 		return nil
 	}
@@ -103,6 +104,113 @@ func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
 	}
 	for _, g := range out {
 		sortWritesFirst(g.accesses)
+	}
+	return out
+}
+
+// handedOff returns the goroutines that run the functions call site cs
+// passes to its callees, which start a goroutine calling them and return
+// (pool.Run(key, func() { ... }), errgroup's g.Go, WaitGroup.Go): each
+// is checked like a go statement at the call.
+func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
+	var out []*goroutine
+	for _, callee := range c.callees(cs.instr) {
+		params, signals := c.startedParams(cs.instr.Common(), callee)
+		for _, i := range params {
+			g := funcValue(argument(cs.instr.Common(), i))
+			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
+				continue
+			}
+			gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}, signals: signals}
+			gr.accesses = c.passedAccesses(fi.fn, cs, callee, paramCall{param: i}, nil, &gr.signals, nil)
+			if len(gr.accesses) > 0 {
+				sortWritesFirst(gr.accesses)
+				out = append(out, gr)
+			}
+		}
+	}
+	return out
+}
+
+// startedParams returns the function-typed parameters (receiver first)
+// of callee, called by common, that a goroutine callee starts and leaves
+// running calls, and whether callee signals (WaitGroup.Done) so that a
+// wait orders that goroutine.
+func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function) ([]int, bool) {
+	switch {
+	case isSyncMethod(common, "WaitGroup", "Go"):
+		return []int{1}, true
+	case c.isLocal(callee):
+		s := c.summary(callee)
+		var params []int
+		for _, pc := range s.bgParamCalls {
+			params = append(params, pc.param)
+		}
+		return params, s.signals
+	}
+	if f := c.importFact(callee); f != nil {
+		return f.Starts, f.Signals
+	}
+	return nil, false
+}
+
+// handsOff reports whether call passes v for a parameter that a goroutine
+// the callee starts calls (see startedParams). A callee of this package
+// counts when one of its own go statements calls the parameter: the
+// escape analysis asks while summaries are still being made.
+func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
+	common := &call.Call
+	callee := common.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	var params []int
+	switch {
+	case isSyncMethod(common, "WaitGroup", "Go"):
+		params = []int{1}
+	case c.isLocal(callee):
+		params = goParams(callee)
+	default:
+		if f := c.importFact(callee); f != nil {
+			params = f.Starts
+		}
+	}
+	return slices.ContainsFunc(params, func(i int) bool { return argument(common, i) == v })
+}
+
+// goParams returns the function-typed parameters of fn that its go
+// statements call: go work(), or go func() { ...; work() }().
+func goParams(fn *ssa.Function) []int {
+	var out []int
+	add := func(v ssa.Value) {
+		if p := paramOf(fn, v); p != nil {
+			out = append(out, indexOfParam(fn, p))
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			add(g.Call.Value)
+			mc, ok := g.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			lit := mc.Fn.(*ssa.Function)
+			for _, lb := range lit.Blocks {
+				for _, li := range lb.Instrs {
+					call, ok := li.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					if pc, ok := calledParam(lit, callSite{instr: call}); ok && pc.free && pc.param < len(mc.Bindings) {
+						add(mc.Bindings[pc.param])
+					}
+				}
+			}
+		}
 	}
 	return out
 }
@@ -205,7 +313,7 @@ func (c *checker) mayStart(fi *funcInfo, call ssa.CallInstruction, name string) 
 		if cs.instr != call {
 			continue
 		}
-		for _, a := range c.callBackground(fi.fn, cs) {
+		for _, a := range c.callBackground(fi.fn, cs).accesses {
 			if a.goroutine == name {
 				return true
 			}
@@ -356,7 +464,7 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 	if len(byPath) == 0 {
 		return
 	}
-	flag, hasFlag := c.runningFlag(fn, g.stmt.(*ssa.Go))
+	flag, hasFlag := c.runningFlag(fn, g.stmt)
 	setup := sp.setupOf(g)
 	for _, m := range c.methodsOf(recv.Type()) {
 		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {

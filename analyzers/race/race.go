@@ -51,7 +51,7 @@ type checker struct {
 	setups      map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
 	converted   map[*types.TypeName]bool                   // see implementations
 	spawners    map[*ssa.Function]*spawner                 // see newSpawner
-	backgrounds map[ssa.CallInstruction][]*access          // see callBackground
+	backgrounds map[ssa.CallInstruction]background         // see callBackground
 	byObj       map[types.Object]*ssa.Function
 	replacing   map[*ssa.Function][]*ssa.Store // see detached
 	retPaths    map[*ssa.Function]paramPath    // see returnedPath

@@ -54,6 +54,7 @@ func TestAnalyzer(t *testing.T) {
 		{"interface calls on values the package never makes", &noFacts, "dialed", nil},
 		{"cgo", &noFacts, "cgouse", nil},
 		{"goroutines a constructor leaves running on what it returns", &noFacts, "feeds", nil},
+		{"closures run by goroutines a callee leaves running", &noFacts, "workers", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

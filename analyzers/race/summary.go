@@ -31,6 +31,10 @@ type summary struct {
 	// returns (a Start method's loop): they may run on while fn's caller
 	// goes on. Rooted like accesses.
 	background []*access
+	// bgParamCalls are the calls of fn's function-typed parameters made
+	// by those goroutines (Run starting go func() { action() }()): the
+	// function each caller passes runs in the background.
+	bgParamCalls []paramCall
 }
 
 // A paramCall is a call of a function parameter (or, when free is set,
@@ -40,6 +44,9 @@ type paramCall struct {
 	param int
 	free  bool
 	held  heldSet
+	// goroutine names the goroutine that makes the call, for a call in
+	// the background (summary.bgParamCalls).
+	goroutine string
 }
 
 type summaryKey struct {
@@ -93,26 +100,30 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 			s.paramCalls = append(s.paramCalls, pc)
 			continue
 		}
-		accs := c.bindCallAccesses(fn, cs, &s.signals, &s.paramCalls)
 		if _, ok := cs.instr.(*ssa.Go); ok {
-			// The goroutine's accesses are not fn's: they run on their
-			// own (see background).
+			// The goroutine's accesses, and its calls of fn's
+			// parameters, are not fn's: they run on their own (see
+			// background). What it lets proceed, fn's callers see.
+			c.callAccesses(fn, cs, &s.signals)
 			continue
 		}
+		accs := c.bindCallAccesses(fn, cs, &s.signals, &s.paramCalls)
 		for _, a := range accs {
 			add(a)
 		}
 	}
-	s.background = c.backgroundAccesses(fi)
+	s.background, s.bgParamCalls = c.backgroundAccesses(fi)
 	return s
 }
 
 // backgroundAccesses returns the accesses, to memory fn's callers share,
 // of the goroutines fn starts, itself or through its callees, that fn
-// does not wait for on some path to a return.
-func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
+// does not wait for on some path to a return, and the calls those
+// goroutines make of fn's function-typed parameters.
+func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 	fn := fi.fn
 	var out []*access
+	var calls []paramCall
 	seen := map[summaryKey]bool{}
 	add := func(a *access) {
 		if p := spilledParam(a.root); p != nil && p.Parent() == fn {
@@ -134,7 +145,11 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 	for _, cs := range fi.calls {
 		if g, ok := cs.instr.(*ssa.Go); ok {
 			var signals bool
-			accs := c.callAccesses(fn, cs, &signals)
+			var ups []paramCall
+			accs := c.bindCallAccesses(fn, cs, &signals, &ups)
+			if p := paramOf(fn, g.Call.Value); p != nil {
+				ups = append(ups, paramCall{param: indexOfParam(fn, p)}) // go action()
+			}
 			var lit *ssa.Function
 			var sigs []ssa.Instruction
 			joined := signals && c.waitedFor(fn, g)
@@ -142,6 +157,12 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 				lit, sigs = signalsOfLiteral(g)
 			}
 			name := c.goroutineName(g)
+			if !joined {
+				for _, pc := range ups {
+					pc.goroutine = name
+					calls = append(calls, pc)
+				}
+			}
 			for _, a := range accs {
 				if joined && !afterSignal(lit, sigs, a) {
 					continue // fn waits for what the goroutine signals first
@@ -155,11 +176,13 @@ func (c *checker) backgroundAccesses(fi *funcInfo) []*access {
 		if c.waitedFor(fn, cs.instr) {
 			continue // fn waits after the call on every path to a return
 		}
-		for _, a := range c.callBackground(fn, cs) {
+		bg := c.callBackground(fn, cs)
+		for _, a := range slices.Concat(bg.accesses, bg.passed) {
 			add(a)
 		}
+		calls = append(calls, bg.calls...)
 	}
-	return out
+	return out, calls
 }
 
 // resultIndex returns the index of the result of fn that v, a value of
@@ -278,33 +301,54 @@ func siteIn(fn *ssa.Function, a *access) ssa.Instruction {
 	return nil
 }
 
-// callBackground returns the background accesses of the callees of call
-// site cs in fn (see summary.background), bound to fn's values.
-func (c *checker) callBackground(fn *ssa.Function, cs callSite) []*access {
-	if out, ok := c.backgrounds[cs.instr]; ok {
-		return out
-	}
-	out := c.bindBackground(fn, cs)
-	if c.backgrounds == nil {
-		c.backgrounds = map[ssa.CallInstruction][]*access{}
-	}
-	c.backgrounds[cs.instr] = out
-	return out
+// A background is what the goroutines that the callees of a call leave
+// running do, bound to the caller's values: their accesses, those of the
+// functions the call passes them to run, and their calls of the caller's
+// function-typed parameters passed on.
+type background struct {
+	accesses []*access
+	passed   []*access
+	calls    []paramCall
 }
 
-func (c *checker) bindBackground(fn *ssa.Function, cs callSite) []*access {
-	var out []*access
+// callBackground returns the background of the callees of call site cs
+// in fn (see summary.background), bound to fn's values. A function the
+// call passes for a parameter that the callees' goroutines call runs in
+// the background too: its accesses are the result's passed.
+func (c *checker) callBackground(fn *ssa.Function, cs callSite) background {
+	if bg, ok := c.backgrounds[cs.instr]; ok {
+		return bg
+	}
+	var bg background
 	for _, callee := range c.callees(cs.instr) {
 		if !c.isLocal(callee) {
 			continue
 		}
-		for _, e := range c.summary(callee).background {
+		s := c.summary(callee)
+		for _, e := range s.background {
 			if a := c.bind(e, fn, cs, callee, nil); a != nil {
-				out = append(out, a)
+				bg.accesses = append(bg.accesses, a)
+			}
+		}
+		for _, pc := range s.bgParamCalls {
+			var signals bool
+			var ups []paramCall
+			for _, a := range c.passedAccesses(fn, cs, callee, pc, nil, &signals, &ups) {
+				a.goroutine = pc.goroutine
+				a.via = cs.instr
+				bg.passed = append(bg.passed, a)
+			}
+			for _, up := range ups {
+				up.goroutine = pc.goroutine
+				bg.calls = append(bg.calls, up)
 			}
 		}
 	}
-	return out
+	if c.backgrounds == nil {
+		c.backgrounds = map[ssa.CallInstruction]background{}
+	}
+	c.backgrounds[cs.instr] = bg
+	return bg
 }
 
 // waitedFor reports whether every path from instr to a return of fn

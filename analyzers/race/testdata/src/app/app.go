@@ -74,3 +74,32 @@ func SendLate(topic string) { // want SendLate:`accesses\(signals\)`
 	outbox <- p
 	p.Topic = topic // want `possible data race: app.SendLate writes \(stats.Publish\).Topic without holding \(app.Router\).mu`
 }
+
+// gather appends from the goroutines of a stats.Group.
+func gather(xs []int) []int {
+	var out []int
+	var g stats.Group
+	for _, x := range xs {
+		g.Go(func() {
+			out = append(out, x) // want `captured variable out in app.gather is written by goroutine app.gather\$1 and written by another instance of app.gather\$1` `out in app.gather is read by goroutine app.gather\$1`
+		})
+	}
+	g.Wait()
+	return out
+}
+
+// gatherLocked appends under a lock.
+func gatherLocked(xs []int) []int {
+	var mu sync.Mutex
+	var out []int
+	var g stats.Group
+	for _, x := range xs {
+		g.Go(func() {
+			mu.Lock()
+			out = append(out, x)
+			mu.Unlock()
+		})
+	}
+	g.Wait()
+	return out
+}

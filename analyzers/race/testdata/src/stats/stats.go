@@ -54,3 +54,19 @@ func (*Publish) Kind() int { return 1 }
 
 // NewPacket returns a new packet.
 func NewPacket() Packet { return &Publish{} }
+
+// A Group runs functions in goroutines and waits for them, like
+// errgroup's: its fact says Go starts its parameter.
+type Group struct{ wg sync.WaitGroup }
+
+// Go runs f in a goroutine of its own.
+func (g *Group) Go(f func()) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		f()
+	}()
+}
+
+// Wait waits for the functions Go started.
+func (g *Group) Wait() { g.wg.Wait() }
