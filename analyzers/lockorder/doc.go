@@ -44,7 +44,10 @@
 //     Lock, RLock, TryLock or TryRLock method (holding is its purpose),
 //     nor for a lock that a goroutine started in the same declaration
 //     releases without acquiring it (a lock handed to a goroutine, or a test's mutex used
-//     as a signal between two goroutines), nor for a lock held on every
+//     as a signal between two goroutines), nor for a lock whose release
+//     the package hands away as a function value stored in a field or a
+//     package-level variable or passed to a go statement
+//     (s.NotifyStartedFunc = waitLock.Unlock), nor for a lock held on every
 //     return of a nil error by a function whose last result is an error
 //     (Begin handing the writer lock to the transaction it returns; with
 //     deferred calls the results are read through their slots, and the

@@ -36,6 +36,7 @@ type checker struct {
 	traces  map[*ssa.Function]*lockset.Trace
 	started map[*ssa.Function][]*ssa.Function // functions started by go statements, and by whom
 	handed  map[*ssa.Function]map[string]bool // see handedOff
+	away    map[string]bool                   // see releasedElsewhere
 	exits   map[string]*exitChan              // see exitChans
 	nested  []nesting                         // see reportNestings
 }
@@ -98,6 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.exits = c.exitChans(funcs)
+	c.away = c.releasedElsewhere(funcs)
 	for _, fn := range funcs {
 		c.checkFunc(fn, c.traces[fn])
 	}

@@ -238,7 +238,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := classMode(l.Item)
-			if l.Inherited || skip[key] || success[key] || c.handedOff(fn)[l.Class] {
+			if l.Inherited || skip[key] || success[key] || c.handedOff(fn)[l.Class] || c.away[l.Class] {
 				continue
 			}
 			skip[key] = true // report each lock once
@@ -280,7 +280,7 @@ func (c *checker) checkFailureLeaks(fn *ssa.Function, t *lockset.Trace, success,
 				leaking = r
 			}
 		}
-		if leaking != nil && released && !c.handedOff(fn)[lock.Class] {
+		if leaking != nil && released && !c.handedOff(fn)[lock.Class] && !c.away[lock.Class] {
 			c.reportLeak(fn, lock, *leaking)
 		}
 	}
@@ -489,6 +489,59 @@ func (c *checker) handedOff(fn *ssa.Function) map[string]bool {
 	}
 	c.handed[top] = h
 	return h
+}
+
+// releasedElsewhere returns the lock classes whose release funcs hand
+// away as a function value: a method value of Unlock or RUnlock, or a
+// function literal that releases the lock, stored into a field or a
+// package-level variable, or passed to a go statement
+// (server.NotifyStartedFunc = waitLock.Unlock, a test's start signal).
+// Whoever calls it releases the lock, so a function returning with it
+// held has not leaked it.
+func (c *checker) releasedElsewhere(funcs []*ssa.Function) map[string]bool {
+	away := map[string]bool{}
+	handAway := func(v ssa.Value) {
+		mc, ok := v.(*ssa.MakeClosure)
+		if !ok {
+			return
+		}
+		fn, _ := mc.Fn.(*ssa.Function)
+		if fn == nil {
+			return
+		}
+		if strings.HasSuffix(fn.Name(), "$bound") && isUnlockName(strings.TrimSuffix(fn.Name(), "$bound")) && len(mc.Bindings) == 1 {
+			if r, ok := c.ls.Ref(mc.Bindings[0]); ok && r.Class != "" {
+				away[r.Class] = true
+			}
+			return
+		}
+		for _, it := range c.ls.Summary(fn).Releases {
+			away[it.Class] = true
+		}
+	}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					switch instr.Addr.(type) {
+					case *ssa.FieldAddr, *ssa.Global:
+						handAway(instr.Val)
+					}
+				case *ssa.Go:
+					for _, a := range instr.Call.Args {
+						handAway(a)
+					}
+				}
+			}
+		}
+	}
+	return away
+}
+
+// isUnlockName reports whether name is a release method's.
+func isUnlockName(name string) bool {
+	return name == "Unlock" || name == "RUnlock"
 }
 
 // outermost returns the declared function that fn is, or is nested in.

@@ -43,3 +43,50 @@ func (p *Pool) Get(ctx context.Context) (int, error) {
 	defer p.release()
 	return p.conn, nil
 }
+
+// A Server calls its NotifyStarted hook once it serves. startServer
+// waits for the hook with a lock it locks twice: the server's goroutine
+// releases it through the stored method value, and nothing leaks.
+type Server struct {
+	NotifyStarted func()
+}
+
+func (s *Server) serve() {
+	if s.NotifyStarted != nil {
+		s.NotifyStarted()
+	}
+}
+
+func startServer(opts ...func(*Server)) (*Server, error) {
+	s := &Server{}
+	started := sync.Mutex{}
+	started.Lock()
+	s.NotifyStarted = started.Unlock
+	for _, o := range opts {
+		o(s)
+	}
+	go func() {
+		s.serve()
+	}()
+	started.Lock()
+	return s, nil
+}
+
+func startIfReady(ready bool) (*Server, error) {
+	if !ready {
+		return nil, errPoolClosed
+	}
+	return startServer()
+}
+
+func startLeaky(fail bool) (*Server, error) {
+	var started sync.Mutex
+	s := &Server{}
+	started.Lock() // want `lock leak: a.startLeaky returns with a.startLeaky.started still held on this path but not on others`
+	if fail {
+		return nil, errPoolClosed
+	}
+	go s.serve()
+	started.Unlock()
+	return s, nil
+}
