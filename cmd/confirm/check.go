@@ -62,6 +62,7 @@ type checkFlags struct {
 	explore        bool
 	exploreBudget  time.Duration
 	synthesize     bool
+	verbose        bool
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -85,6 +86,7 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.explore, "explore", true, "also run every test of the packages undirected and report the concurrency bugs found")
 	fs.DurationVar(&f.exploreBudget, "explore-budget", 5*time.Second, "wall-time `budget` of the exploration of each package, shared by its tests")
 	fs.BoolVar(&f.synthesize, "synthesize", true, "for a race or lock-order warning no test confirms, write a test that calls its two sides from two goroutines and confirm it with that")
+	fs.BoolVar(&f.verbose, "v", false, "print to stderr the instrumenter's notes on each package: what it left as it is (such as a mutex that keeps its real type), and why")
 }
 
 // checkCmd implements the default command: analyze, sequence, confirm.
@@ -145,6 +147,11 @@ func checkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	wd, _ := os.Getwd()
 	r := pipeline.Renderer{WD: wd, Command: commandName(ctx), Handle: newHandles().short}
+	if f.verbose {
+		for _, n := range rep.Notes {
+			printf(stderr, "confirm: %s: %s\n", n.Package, r.Text(n.Message))
+		}
+	}
 	for _, e := range rep.PackageErrors {
 		printf(stderr, "confirm: package %s:\n%s\n", e.Package, indent(r.Text(e.Message), "\t"))
 	}

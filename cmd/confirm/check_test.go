@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,6 +69,7 @@ type finding struct {
 		N     int `json:"n"`
 		Found int `json:"found"`
 	} `json:"trials"`
+	Notes []string `json:"notes"`
 }
 
 func parseFindings(t *testing.T, stdout string) []finding {
@@ -296,6 +298,26 @@ func TestCheckRobust(t *testing.T) {
 	}
 	if want := `broken/broken.go:5:28: cannot use "forty-two"`; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks the compiler's message %q:\n%s", want, stderr)
+	}
+}
+
+// TestCheckVerbose: -v prints the instrumenter's notes on each package
+// to stderr, the mutex that keeps its real sync type among them; -json
+// has them on the package's finding, whose cause does not claim that
+// every schedule was explored.
+func TestCheckVerbose(t *testing.T) {
+	stdout, stderr, code := confirmIn(t, filepath.Join(pipelineTestdata, "realsync"),
+		"-v", "-json", "-budget", "3s", "-seed", "1", "-explore=false", "-synthesize=false", "./...")
+	if code != 0 {
+		t.Errorf("exit status %d, want 0; stderr:\n%s", code, stderr)
+	}
+	const note = "journal/journal.go:35:12: fileMu keeps its real sync type: it flows into code that needs the real type here; its operations are not scheduling points"
+	if want := "confirm: example.com/realsync/journal: " + note + "\n"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	fs := parseFindings(t, stdout)
+	if len(fs) != 1 || !slices.Contains(fs[0].Notes, note) || !strings.Contains(fs[0].Cause, "every schedule Confirm controls of TestMove") {
+		t.Errorf("want one finding with the note and a cause that says not every operation is controlled:\n%s", stdout)
 	}
 }
 

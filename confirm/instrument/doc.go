@@ -106,4 +106,17 @@
 // variable or field whose replaced sync type flows into code that needs
 // the real one (a dependency's *sync.Mutex parameter) keeps its real type,
 // and Result.Notes says so; so do all constructs left uninstrumented.
+//
+// Some notes limit what the scheduler controls, and are also in
+// Result.Uncontrolled: a sync value kept real, a package of the module
+// that stays uncontrolled, a channel operation on a type parameter
+// channel (or a send or range the rewrite cannot lower), a call into
+// synchronizing code without its Ext point, and context.AfterFunc and
+// runtime.Goexit. Their operations are not scheduling points: a search
+// that explores every schedule explores none of their interleavings. The
+// other notes limit nothing the scheduler interleaves: an access without
+// its point (the race oracle does not see it; a requested one is also in
+// Result.Unobserved), a requested location not found, an exit of
+// (*log.Logger).Fatal, a go statement argument evaluated in the new
+// goroutine.
 package instrument

@@ -70,8 +70,20 @@ type Result struct {
 	// RuntimePath is the import path of the injected runtime package.
 	RuntimePath string
 	// Notes say what could not be instrumented, and why, one per line
-	// ("file:line:col: what").
+	// ("file:line:col: what"; a package of the module that stays
+	// uncontrolled has no position).
 	Notes []string
+	// Uncontrolled are the notes that limit what the scheduler controls:
+	// a sync value that keeps its real type, a package of the module that
+	// stays uncontrolled, a channel operation or a call into
+	// synchronizing code left as it is, a goroutine or timer that runs
+	// outside the scheduler. Their operations are not scheduling points,
+	// so exploring every schedule does not explore their interleavings.
+	// The other notes (an access without its point, which Unobserved
+	// covers when it was requested; a process exit; an argument
+	// evaluated in the new goroutine) limit nothing the scheduler
+	// interleaves.
+	Uncontrolled []string
 	// Unobserved are the indexes of the requested read and write
 	// locations that could not be instrumented as accesses: the race
 	// oracle never sees them, so no execution can show a race there.
@@ -169,7 +181,8 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 	}
 	res.Locations = out.locations
 	res.Unobserved = out.unobserved
-	res.Notes = append(append(lp.notes, fallbacks.notes...), out.sink.notes...)
+	res.Notes = slices.Concat(lp.notes, fallbacks.notes, out.sink.notes)
+	res.Uncontrolled = slices.Concat(lp.notes, fallbacks.uncontrolled, out.sink.uncontrolled)
 	for k, v := range out.sink.objects {
 		res.Objects[k] = strings.Join(v, ", ")
 	}

@@ -30,7 +30,8 @@ type loaded struct {
 	module *packages.Module
 	dir    string
 	goVer  string // the module's go version, "go1.22"
-	// notes say which packages of the module stay uncontrolled, and why.
+	// notes say which packages of the module stay uncontrolled, and why;
+	// each limits what the scheduler controls (see Result.Uncontrolled).
 	notes []string
 	// syncs holds the packages outside the standard library that the
 	// test binary links and that may synchronize (see outsideSync).
@@ -385,7 +386,7 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 					// line: keep the reference itself real.
 					keep[e.Pos()] = true
 					marked = true
-					s.note("%s: %s stays the real type: the value flows into code that needs it; its operations are not scheduling points", pos, ref)
+					s.limit("%s: %s stays the real type: the value flows into code that needs it; its operations are not scheduling points", pos, ref)
 					return false
 				}
 				if !mentionsSync(p.TypesInfo.TypeOf(e)) {
@@ -397,7 +398,7 @@ func (lp *loaded) keepReal(errs []error, keep map[token.Pos]bool, s *sink) bool 
 				}
 				if lp.markDecl(obj, keep) {
 					marked = true
-					s.note("%s: %s keeps its real sync type: it flows into code that needs the real type here; its operations are not scheduling points", pos, obj.Name())
+					s.limit("%s: %s keeps its real sync type: it flows into code that needs the real type here; its operations are not scheduling points", pos, obj.Name())
 				}
 				return true
 			})
@@ -423,7 +424,7 @@ func (lp *loaded) keepParams(p *packages.Package, call *ast.CallExpr, keep map[t
 		param := sig.Params().At(i)
 		if lp.markDecl(param, keep) {
 			marked = true
-			s.note("%s: parameter %s of %s keeps its real sync type: it receives a value of the real type here; its operations are not scheduling points",
+			s.limit("%s: parameter %s of %s keeps its real sync type: it receives a value of the real type here; its operations are not scheduling points",
 				p.Fset.Position(arg.Pos()), param.Name(), fn.Name())
 		}
 	}

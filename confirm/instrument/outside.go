@@ -94,7 +94,7 @@ func (r *fileRewriter) extCall(call *ast.CallExpr, d int) {
 		return // the new goroutine's only step: nothing of its own to order
 	case *ast.DeferStmt:
 		if !inList(grand, p) {
-			r.skipped(call, what+" deferred in a statement that is not in a list (uncontrolled synchronization)")
+			r.unscheduled(call, what+" deferred in a statement that is not in a list (uncontrolled synchronization)")
 			return
 		}
 		r.usesRT = true
@@ -114,7 +114,7 @@ func (r *fileRewriter) extCall(call *ast.CallExpr, d int) {
 		return
 	}
 	if n < 1 || n > 4 {
-		r.skipped(call, what+" with "+strconv.Itoa(n)+" results (uncontrolled synchronization)")
+		r.unscheduled(call, what+" with "+strconv.Itoa(n)+" results (uncontrolled synchronization)")
 		return
 	}
 	r.usesRT = true

@@ -103,12 +103,23 @@ type testFunc struct {
 
 // sink gathers what the rewrite of a package reports.
 type sink struct {
-	notes   []string
-	objects map[string][]string // "file:line" -> descriptions
+	notes []string
+	// uncontrolled are the notes of limit (see Result.Uncontrolled).
+	uncontrolled []string
+	objects      map[string][]string // "file:line" -> descriptions
 }
 
+// note adds a note that limits nothing the scheduler controls.
 func (s *sink) note(format string, args ...any) {
 	s.notes = append(s.notes, fmt.Sprintf(format, args...))
+}
+
+// limit adds a note on a construct whose operations are not scheduling
+// points (see Result.Uncontrolled).
+func (s *sink) limit(format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	s.notes = append(s.notes, n)
+	s.uncontrolled = append(s.uncontrolled, n)
 }
 
 func (s *sink) object(pos token.Position, what string) {
@@ -228,15 +239,23 @@ func (r *fileRewriter) chanType(e ast.Expr) *types.Chan {
 	return c
 }
 
+// skipped notes an access left without its point: the race oracle does
+// not see it, but the scheduler controls as much as without it.
 func (r *fileRewriter) skipped(n ast.Node, what string) {
 	r.sink.note("%s: %s not instrumented", r.position(n.Pos()), what)
+}
+
+// unscheduled notes a synchronizing operation left as it is: it is not a
+// scheduling point.
+func (r *fileRewriter) unscheduled(n ast.Node, what string) {
+	r.sink.limit("%s: %s not instrumented", r.position(n.Pos()), what)
 }
 
 // recv lowers <-ch to confirmrt.Recv(ch) or, in a comma-ok assignment,
 // confirmrt.Recv2(ch).
 func (r *fileRewriter) recv(u *ast.UnaryExpr, d int) {
 	if r.chanType(u.X) == nil {
-		r.skipped(u, "receive on a channel of type parameter type")
+		r.unscheduled(u, "receive on a channel of type parameter type")
 		return
 	}
 	fn := "Recv"
@@ -263,7 +282,7 @@ func (r *fileRewriter) sameType(c *types.Chan, v ast.Expr) bool {
 func (r *fileRewriter) send(s *ast.SendStmt, parent ast.Node, d int) {
 	c := r.chanType(s.Chan)
 	if c == nil {
-		r.skipped(s, "send on a channel of type parameter type")
+		r.unscheduled(s, "send on a channel of type parameter type")
 		return
 	}
 	r.usesRT = true
@@ -293,7 +312,7 @@ func (r *fileRewriter) send(s *ast.SendStmt, parent ast.Node, d int) {
 		r.ed.replace(chEnd, vPos, d, ", "+rtName+".Conv("+ch+")(")
 		r.ed.close(vEnd, d, "))")
 	default:
-		r.skipped(s, "send of a converted value in a simple statement")
+		r.unscheduled(s, "send of a converted value in a simple statement")
 	}
 }
 
@@ -355,7 +374,7 @@ func (r *fileRewriter) call(call *ast.CallExpr, d int) {
 			return
 		}
 		if r.chanType(call.Args[0]) == nil {
-			r.skipped(call, "close of a channel of type parameter type")
+			r.unscheduled(call, "close of a channel of type parameter type")
 			return
 		}
 		fun := ast.Unparen(call.Fun)
@@ -505,7 +524,7 @@ func (r *fileRewriter) makeChan(call *ast.CallExpr, d int) {
 	_, isParam := types.Unalias(t).(*types.TypeParam)
 	switch {
 	case isParam:
-		r.skipped(call, "make of a channel of type parameter type")
+		r.unscheduled(call, "make of a channel of type parameter type")
 		return
 	case isLit && ct.Dir == ast.SEND|ast.RECV:
 		// make(chan T, n) -> confirmrt.MakeChan[T](n)
@@ -585,7 +604,7 @@ func (r *fileRewriter) uncontrolled(sel *ast.SelectorExpr) {
 		return
 	}
 	if what := uncontrolledNames[obj.Pkg().Path()][obj.Name()]; what != "" {
-		r.sink.note("%s: %s.%s uses %s, which runs outside the controlled scheduler (its channels are external)",
+		r.sink.limit("%s: %s.%s uses %s, which runs outside the controlled scheduler (its channels are external)",
 			r.position(sel.Pos()), obj.Pkg().Name(), obj.Name(), what)
 	}
 }
@@ -749,7 +768,7 @@ func (r *fileRewriter) rangeChan(rs *ast.RangeStmt, d int) {
 		return
 	}
 	if r.chanType(rs.X) == nil {
-		r.skipped(rs, "range over a channel of type parameter type")
+		r.unscheduled(rs, "range over a channel of type parameter type")
 		return
 	}
 	r.usesRT = true
@@ -764,7 +783,7 @@ func (r *fileRewriter) rangeChan(rs *ast.RangeStmt, d int) {
 		v := r.names.next("v")
 		key, err := flatten(r.text(rs.Key))
 		if err != nil {
-			r.skipped(rs, "range with this key expression")
+			r.unscheduled(rs, "range with this key expression")
 			return
 		}
 		recv = v + ", " + ok + " := " + rtName + ".Recv2(" + c + "); if !" + ok + " { break }; " + key + " = " + v + "; "
@@ -801,7 +820,7 @@ func (r *fileRewriter) selectStmt(s *ast.SelectStmt, d int) {
 	}
 	for _, cc := range comms {
 		if ch := commChan(cc.Comm); ch == nil || r.chanType(ch) == nil {
-			r.skipped(s, "select (a channel of type parameter type)")
+			r.unscheduled(s, "select (a channel of type parameter type)")
 			// Leave the communications of the select as they are.
 			for _, cc := range comms {
 				r.handled[cc.Comm] = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -199,7 +200,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, it.cands[0], res)
 			return
 		}
-		f.Verdict, f.Cause = Unconfirmed, p.ended(res, f.Warning.Kind == warning.Race, it.cands[0].seq)
+		f.Verdict, f.Cause = Unconfirmed, p.ended(p.bin, res, f.Warning.Kind == warning.Race, it.cands[0].seq)
 		return
 	}
 	deadline := time.Now().Add(opts.Budget)
@@ -244,7 +245,7 @@ func (p *packagePlan) confirm(ctx context.Context, opts Options, it *item, seed 
 			p.confirmed(it, c, res)
 			return
 		}
-		why := p.ended(res, f.Warning.Kind == warning.Race, c.seq)
+		why := p.ended(p.bin, res, f.Warning.Kind == warning.Race, c.seq)
 		if c.noDist != "" {
 			why += fmt.Sprintf(" (the search was not guided by pfsm distances: %s)", c.noDist)
 		}
@@ -325,24 +326,76 @@ func (p *packagePlan) collect(it *item, res *runner.Result, confirms bool) {
 }
 
 // ended is ended for a candidate whose sequence is seq (indexes into
-// p.locs): when a racing access of the sequence could not be
-// instrumented, no execution could show the race, and the search's end
-// (every schedule explored) is no evidence.
-func (p *packagePlan) ended(res *runner.Result, race bool, seq []int) string {
-	if race && p.bin != nil {
+// p.locs) searched on bin. When a racing access of the sequence could not
+// be instrumented, no execution could show the race, and the search's
+// end (every schedule explored) is no evidence; when bin has constructs
+// the scheduler does not control, every schedule explored is every
+// schedule it controls, and the cause names one of them.
+func (p *packagePlan) ended(bin *runner.Binary, res *runner.Result, race bool, seq []int) string {
+	if bin == nil {
+		return ended(res, race, "")
+	}
+	if race {
 		for _, i := range seq {
-			if slices.Contains(p.bin.Unobserved, i) && i < len(p.locs) {
+			if slices.Contains(bin.Unobserved, i) && i < len(p.locs) {
 				l := p.locs[i]
 				return fmt.Sprintf("the warned %s at %s:%d could not be instrumented as an access, so no execution of %s can show this race", l.Kind, filepath.Base(l.File), l.Line, res.Test)
 			}
 		}
 	}
-	return ended(res, race)
+	return ended(res, race, uncontrolled(bin.Uncontrolled, seq, p.locs))
+}
+
+// uncontrolled names one of notes, a binary's constructs the scheduler
+// does not control, for a search whose sequence is seq (indexes into
+// locs): the one nearest a step of the sequence in the step's file, else
+// the first; with how many others there are. It is "" without notes.
+func uncontrolled(notes []string, seq []int, locs []rt.Location) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	pick, best := notes[0], -1
+	for _, n := range notes {
+		file, line := notePos(n)
+		for _, i := range seq {
+			if i < 0 || i >= len(locs) || file == "" || locs[i].File != file {
+				continue
+			}
+			if d := max(line-locs[i].Line, locs[i].Line-line); best < 0 || d < best {
+				pick, best = n, d
+			}
+		}
+	}
+	if file, _ := notePos(pick); file != "" {
+		pick = filepath.Base(file) + strings.TrimPrefix(pick, file)
+	}
+	if len(notes) > 1 {
+		pick += fmt.Sprintf(" (and %d more)", len(notes)-1)
+	}
+	return pick
+}
+
+// notePos returns the file and line a note starts with ("/abs/f.go:12:3:
+// ..."), or "" and 0.
+func notePos(note string) (string, int) {
+	i := strings.Index(note, ".go:")
+	if i < 0 || !filepath.IsAbs(note[:i+3]) {
+		return "", 0
+	}
+	digits := note[i+4:]
+	digits = digits[:len(digits)-len(strings.TrimLeft(digits, "0123456789"))]
+	line, err := strconv.Atoi(digits)
+	if err != nil {
+		return "", 0
+	}
+	return note[:i+3], line
 }
 
 // ended says why a search that did not confirm the warning ended; race
-// says that it searched for a race.
-func ended(res *runner.Result, race bool) string {
+// says that it searched for a race, limit names a construct of the
+// package the scheduler does not control ("" when there is none): a
+// search that explored every schedule did not explore its interleavings.
+func ended(res *runner.Result, race bool, limit string) string {
 	s := res.Stats
 	var why string
 	switch {
@@ -354,6 +407,8 @@ func ended(res *runner.Result, race bool) string {
 		why = fmt.Sprintf("%s starts no goroutine: it has a single schedule, which does not show this", res.Test)
 	case s.OneGoroutine:
 		why = fmt.Sprintf("%s runs the warned accesses in one goroutine only (%s): it cannot show this race", res.Test, plural(s.Executions, "execution"))
+	case s.Exhausted && limit != "":
+		why = fmt.Sprintf("every schedule Confirm controls of %s was explored (%s): none shows this; but not every operation is controlled: %s", res.Test, plural(s.Executions, "execution"), limit)
 	case s.Exhausted:
 		why = fmt.Sprintf("every schedule of %s was explored (%s): none shows this", res.Test, plural(s.Executions, "execution"))
 	case s.Executions > 0 && s.OverBudget == s.Executions:

@@ -55,5 +55,16 @@
 // search ended (the budget, every schedule explored, a test that cannot
 // show the warning, one that fails without any interleaving, a warned
 // access the instrumenter could not observe, which no exploration can
-// show).
+// show). When the package has constructs the scheduler does not control
+// (runner.Binary.Uncontrolled: a sync value kept real, a package left
+// uncontrolled, a channel operation left as it is, a goroutine outside
+// the scheduler), a search that explored every schedule explored every
+// schedule Confirm controls, and its cause says so and names one of
+// them: the one nearest a step of the warning's sequence, in its file,
+// or else the first. The searches with synthesized tests are judged the
+// same way, with their own binary.
+//
+// Report.Notes holds the instrumenter's notes on every package whose
+// tests ran (what it left as it is, and why); the -json form repeats
+// them on each finding of the package.
 package pipeline

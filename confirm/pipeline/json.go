@@ -69,6 +69,9 @@ type JSONFinding struct {
 	Stats *rt.Stats `json:"stats,omitempty"`
 	// Trials summarise -trials.
 	Trials *TrialStats `json:"trials,omitempty"`
+	// Notes are the instrumenter's notes on the package (Report.Notes):
+	// what it could not instrument, and why.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // JSONRelated is a related position of a warning.
@@ -175,8 +178,14 @@ func (r Renderer) Replay(token, arg string) string {
 // one object of kind build-error per package that does not compile.
 func (r Renderer) JSON(rep *Report) []JSONFinding {
 	out := make([]JSONFinding, 0, len(rep.Findings)+len(rep.Bugs)+len(rep.PackageErrors))
+	notes := make(map[string][]string)
+	for _, n := range rep.Notes {
+		notes[n.Package] = append(notes[n.Package], r.Text(n.Message))
+	}
 	for _, f := range rep.Findings {
-		out = append(out, r.finding(f))
+		j := r.finding(f)
+		j.Notes = notes[j.Package]
+		out = append(out, j)
 	}
 	for _, b := range rep.Bugs {
 		out = append(out, r.bug(b))

@@ -106,6 +106,10 @@ type Report struct {
 	// PackageErrors are the packages that could not be analyzed or built,
 	// with the compiler's message.
 	PackageErrors []PackageError
+	// Notes are the instrumenter's notes on the packages whose tests
+	// ran: what it left as it is, and why, each once per package, in
+	// package order.
+	Notes []PackageNote
 	// Seed is the base seed of the searches.
 	Seed int64
 	// Wall is the wall time of Run.
@@ -116,6 +120,20 @@ type Report struct {
 type PackageError struct {
 	Package string `json:"package"`
 	Message string `json:"message"`
+}
+
+// A PackageNote is a note of the instrumenter on a package whose tests
+// ran under control: a construct it could not instrument, and why.
+type PackageNote struct {
+	Package string `json:"package"`
+	// Message is the note, "file:line:col: what" (a package of the
+	// module that stays uncontrolled has no position).
+	Message string `json:"message"`
+	// Uncontrolled says that the construct's operations are not
+	// scheduling points (see instrument.Result.Uncontrolled): a search
+	// that explored every schedule did not explore their interleavings,
+	// and its cause says so.
+	Uncontrolled bool `json:"uncontrolled,omitempty"`
 }
 
 // Counts returns the number of findings with each verdict.
@@ -271,9 +289,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		for _, it := range p.items {
 			rep.Findings = append(rep.Findings, it.finding)
 		}
+		rep.Notes = append(rep.Notes, p.notes()...)
 		p.close()
 	}
 	sortFindings(rep.Findings)
+	sort.SliceStable(rep.Notes, func(i, j int) bool { return rep.Notes[i].Package < rep.Notes[j].Package })
 	rep.Wall = time.Since(start)
 	return rep, nil
 }
@@ -396,6 +416,25 @@ func collectBugs(plans []*packagePlan) []*Bug {
 		return a.Signature < b.Signature
 	})
 	return bugs
+}
+
+// notes returns the instrumenter's notes on the package of p's binaries,
+// each once.
+func (p *packagePlan) notes() []PackageNote {
+	var out []PackageNote
+	seen := make(map[string]bool)
+	for _, bin := range []*runner.Binary{p.bin, p.synthBin} {
+		if bin == nil {
+			continue
+		}
+		for _, n := range bin.Notes {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, PackageNote{Package: bin.Package, Message: n, Uncontrolled: slices.Contains(bin.Uncontrolled, n)})
+			}
+		}
+	}
+	return out
 }
 
 // appendNew appends the elements of add that s does not hold yet.

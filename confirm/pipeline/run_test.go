@@ -266,3 +266,48 @@ func TestAnalyzeExternalTests(t *testing.T) {
 		t.Errorf("no warning in the external test file; warnings: %d", len(ws))
 	}
 }
+
+// TestRunRealSync: a lock-order warning whose search explores every
+// schedule, in a package whose file mutex keeps its real sync type (it is
+// passed to a dependency that needs a *sync.Mutex), is not said to have
+// had every schedule explored: the cause names the mutex the scheduler
+// does not control (so does that of its synthesized tests), and the report
+// and the JSON carry the package's notes.
+func TestRunRealSync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs instrumented tests")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "realsync"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}, Budget: 5 * time.Second, Seed: 1, Synthesize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Verdict != Unconfirmed {
+		t.Fatalf("want one unconfirmed warning; findings:%s", describe(rep))
+	}
+	// Neither the search with the package's test nor the one with the
+	// synthesized tests claims every schedule.
+	cause := rep.Findings[0].Cause
+	if strings.Contains(cause, "every schedule of ") ||
+		!strings.Contains(cause, "every schedule Confirm controls of TestMove was explored") ||
+		!strings.Contains(cause, "journal.go:35:12: fileMu keeps its real sync type") {
+		t.Errorf("cause %q does not say that the real fileMu was not controlled", cause)
+	}
+	const pkg = "example.com/realsync/journal"
+	found := false
+	for _, n := range rep.Notes {
+		if n.Package == pkg && n.Uncontrolled && strings.Contains(n.Message, "fileMu keeps its real sync type") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("Report.Notes lack the uncontrolled fileMu of %s: %+v", pkg, rep.Notes)
+	}
+	js := Renderer{WD: dir}.JSON(rep)
+	if len(js) != 1 || len(js[0].Notes) == 0 || !strings.HasPrefix(js[0].Notes[0], "journal/journal.go:35:12: fileMu keeps") {
+		t.Errorf("the JSON finding's notes are not the package's, relative to the working directory: %+v", js)
+	}
+}

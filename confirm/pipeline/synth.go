@@ -198,7 +198,7 @@ func (p *packagePlan) confirmSynth(ctx context.Context, opts Options, it *item, 
 		case runner.VerdictCrashed, rt.VerdictStuck, rt.VerdictDiverged:
 			whys = append(whys, fmt.Sprintf("%s: %s: %s", c.test, res.Verdict, failureMessage(res)))
 		default:
-			whys = append(whys, ended(res, f.Warning.Kind == warning.Race))
+			whys = append(whys, p.ended(p.synthBin, res, f.Warning.Kind == warning.Race, c.seq))
 		}
 	}
 	f.Cause = joinCause(f.Cause, fmt.Sprintf("synthesized tests did not show it either (%s)", strings.Join(whys, "; ")))

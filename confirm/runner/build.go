@@ -62,6 +62,13 @@ type Binary struct {
 	// locations not instrumented as accesses (see
 	// instrument.Result.Unobserved).
 	Unobserved []int
+	// Notes say what the instrumenter could not instrument, and why (see
+	// instrument.Result.Notes).
+	Notes []string
+	// Uncontrolled are the notes of constructs whose operations are not
+	// scheduling points (see instrument.Result.Uncontrolled): exploring
+	// every schedule of the binary's tests does not explore theirs.
+	Uncontrolled []string
 	// Options are the options the binary was built with.
 	Options BuildOptions
 
@@ -122,15 +129,17 @@ func Instrument(ctx context.Context, opts BuildOptions) (*Binary, error) {
 		return nil, err
 	}
 	b := &Binary{
-		Package:    instr.ImportPath,
-		Dir:        dir,
-		PkgDir:     instr.PkgDir,
-		Tests:      instr.Tests,
-		Locations:  instr.Locations,
-		Objects:    instr.Objects,
-		Options:    opts,
-		Unobserved: instr.Unobserved,
-		instr:      instr,
+		Package:      instr.ImportPath,
+		Dir:          dir,
+		PkgDir:       instr.PkgDir,
+		Tests:        instr.Tests,
+		Locations:    instr.Locations,
+		Objects:      instr.Objects,
+		Options:      opts,
+		Unobserved:   instr.Unobserved,
+		Notes:        instr.Notes,
+		Uncontrolled: instr.Uncontrolled,
+		instr:        instr,
 	}
 	if len(b.Tests) == 0 {
 		_ = b.Close()

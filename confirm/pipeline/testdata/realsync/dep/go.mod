@@ -1,0 +1,3 @@
+module example.com/realsyncdep
+
+go 1.22
