@@ -42,7 +42,9 @@
 //     receiver is also matched with what the type's other exported
 //     methods reach through theirs (callers may call them while the
 //     goroutine runs), unless such a method waits for a goroutine that
-//     signals. A goroutine that a callee starts and leaves running (a
+//     signals; what such a method does only before it calls the method
+//     that starts the goroutine (Start setting g.stopper, then calling
+//     bootstrap) sets the goroutine up and is not matched. A goroutine that a callee starts and leaves running (a
 //     Start method starting its loop, itself or through its own callees,
 //     or a constructor starting one on the object it returns) is matched
 //     with the caller's accesses after the call, its own and those of

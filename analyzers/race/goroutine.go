@@ -108,6 +108,29 @@ func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
 	return out
 }
 
+// setsUpBefore reports whether method m calls the spawner fn and makes
+// access b only before those calls (Start sets g.stopper, then calls
+// bootstrap, which starts the goroutine): b sets the goroutine up, and
+// making it again while the goroutine runs takes a second start.
+func (c *checker) setsUpBefore(m, fn *ssa.Function, b *access) bool {
+	site := siteIn(m, b)
+	if site == nil {
+		return false
+	}
+	msp := newSpawner(c, c.info(m))
+	found := false
+	for _, cs := range msp.fi.calls {
+		if !slices.Contains(c.callees(cs.instr), fn) {
+			continue
+		}
+		if cs.instr == site || msp.after(cs.instr, site) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
 // handedOff returns the goroutines that run the functions call site cs
 // passes to its callees, which start a goroutine calling them and return
 // (pool.Run(key, func() { ... }), errgroup's g.Go, WaitGroup.Go): each
@@ -471,7 +494,7 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 			continue
 		}
 		for _, b := range c.summary(m).accesses {
-			if b.root != m.Params[0] || setup[b.instr] || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
+			if b.root != m.Params[0] || setup[b.instr] || c.setsUpBefore(m, fn, b) || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
 				continue
 			}
 			if a := conflicting(b, byPath[b.path]); a != nil {

@@ -113,3 +113,37 @@ func (c *Cache) Hits() int {
 	defer c.mu.Unlock()
 	return c.hits
 }
+
+// A Loop's Start sets its stop channel up, then starts the goroutine
+// that reads it: not a race. Restop writes it while the goroutine runs.
+type Loop struct {
+	mu   sync.Mutex
+	n    int
+	stop chan struct{}
+}
+
+// Start starts the loop.
+func (l *Loop) Start(stop chan struct{}) {
+	l.stop = stop
+	l.run()
+}
+
+// Restop replaces the stop channel.
+func (l *Loop) Restop(stop chan struct{}) {
+	l.stop = stop
+}
+
+func (l *Loop) run() {
+	go func() {
+		for {
+			l.mu.Lock()
+			l.n++
+			l.mu.Unlock()
+			select {
+			case <-l.stop: // want `\(workers.Loop\).stop is read by goroutine \(\*workers.Loop\).run\$1 and written by \(\*workers.Loop\).Restop`
+				return
+			default:
+			}
+		}
+	}()
+}
