@@ -434,7 +434,7 @@ func (c *checker) hasOpaqueDefer(fn *ssa.Function) bool {
 				continue
 			}
 			if d.Call.IsInvoke() {
-				if m := d.Call.Method.Name(); (m == "Unlock" || m == "RUnlock") && len(c.ls.Callees(d)) == 0 {
+				if isUnlockName(d.Call.Method.Name()) && len(c.ls.Callees(d)) == 0 {
 					return true
 				}
 				continue

@@ -108,27 +108,34 @@ func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
 	return out
 }
 
-// setsUpBefore reports whether method m calls the spawner fn and makes
-// access b only before those calls (Start sets g.stopper, then calls
-// bootstrap, which starts the goroutine): b sets the goroutine up, and
-// making it again while the goroutine runs takes a second start.
-func (c *checker) setsUpBefore(m, fn *ssa.Function, b *access) bool {
+// callsTo returns the calls of m that may call fn.
+func (c *checker) callsTo(m, fn *ssa.Function) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
+	for _, cs := range c.info(m).calls {
+		if slices.Contains(c.callees(cs.instr), fn) {
+			out = append(out, cs.instr)
+		}
+	}
+	return out
+}
+
+// setsUpBefore reports whether method m makes access b only before its
+// calls starts of the spawner, when it makes any (Start sets g.stopper,
+// then calls bootstrap, which starts the goroutine): b sets the
+// goroutine up, and making it again while the goroutine runs takes a
+// second start.
+func (c *checker) setsUpBefore(m *ssa.Function, starts []ssa.CallInstruction, b *access) bool {
 	site := siteIn(m, b)
-	if site == nil {
+	if site == nil || len(starts) == 0 {
 		return false
 	}
 	msp := newSpawner(c, c.info(m))
-	found := false
-	for _, cs := range msp.fi.calls {
-		if !slices.Contains(c.callees(cs.instr), fn) {
-			continue
-		}
-		if cs.instr == site || msp.after(cs.instr, site) {
+	for _, call := range starts {
+		if call == site || msp.after(call, site) {
 			return false
 		}
-		found = true
 	}
-	return found
+	return true
 }
 
 // handedOff returns the goroutines that run the functions call site cs
@@ -138,7 +145,7 @@ func (c *checker) setsUpBefore(m, fn *ssa.Function, b *access) bool {
 func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 	var out []*goroutine
 	for _, callee := range c.callees(cs.instr) {
-		params, signals := c.startedParams(cs.instr.Common(), callee)
+		params, signals := c.startedParams(cs.instr.Common(), callee, false)
 		for _, i := range params {
 			g := funcValue(argument(cs.instr.Common(), i))
 			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
@@ -158,11 +165,16 @@ func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 // startedParams returns the function-typed parameters (receiver first)
 // of callee, called by common, that a goroutine callee starts and leaves
 // running calls, and whether callee signals (WaitGroup.Done) so that a
-// wait orders that goroutine.
-func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function) ([]int, bool) {
+// wait orders that goroutine. With direct, a callee of this package
+// counts only through its own go statements (goParams), not its summary,
+// and signals is not known: the escape analysis asks while summaries are
+// still being made.
+func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, direct bool) ([]int, bool) {
 	switch {
 	case isSyncMethod(common, "WaitGroup", "Go"):
 		return []int{1}, true
+	case c.isLocal(callee) && direct:
+		return goParams(callee), false
 	case c.isLocal(callee):
 		s := c.summary(callee)
 		var params []int
@@ -178,26 +190,14 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function) ([
 }
 
 // handsOff reports whether call passes v for a parameter that a goroutine
-// the callee starts calls (see startedParams). A callee of this package
-// counts when one of its own go statements calls the parameter: the
-// escape analysis asks while summaries are still being made.
+// the callee starts calls (see startedParams).
 func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
 	common := &call.Call
 	callee := common.StaticCallee()
 	if callee == nil {
 		return false
 	}
-	var params []int
-	switch {
-	case isSyncMethod(common, "WaitGroup", "Go"):
-		params = []int{1}
-	case c.isLocal(callee):
-		params = goParams(callee)
-	default:
-		if f := c.importFact(callee); f != nil {
-			params = f.Starts
-		}
-	}
+	params, _ := c.startedParams(common, callee, true)
 	return slices.ContainsFunc(params, func(i int) bool { return argument(common, i) == v })
 }
 
@@ -493,8 +493,9 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {
 			continue
 		}
+		starts := c.callsTo(m, fn)
 		for _, b := range c.summary(m).accesses {
-			if b.root != m.Params[0] || setup[b.instr] || c.setsUpBefore(m, fn, b) || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
+			if b.root != m.Params[0] || setup[b.instr] || c.setsUpBefore(m, starts, b) || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
 				continue
 			}
 			if a := conflicting(b, byPath[b.path]); a != nil {
