@@ -137,9 +137,15 @@
 // called only directly the locks held at all their call sites; a
 // function that releases a lock it did not acquire runs with it held up
 // to the release, and a go statement starting such a function hands the
-// lock over (the spawner no longer holds it). Only interface methods with
-// sync.Locker's signatures (Lock(), Unlock()) are lock operations: a
-// distributed lock's Lock(ctx, key) (Lock, error) is not; such a call
+// lock over (the spawner no longer holds it). A function that releases
+// a lock it was called with and takes it back (unlock, lock the
+// registry, lock again) leaves its callers holding it: their locks are
+// not ordered before what it acquires while the lock is released (also
+// through the functions that call it), and a return after it holding
+// the lock is not a leak, nor is one in the function itself. Only
+// interface methods with sync.Locker's signatures (Lock(), Unlock()) are
+// lock operations: a distributed lock's Lock(ctx, key) (Lock, error) is
+// not; such a call
 // that resolves to one method is that lock's acquisition, and a *T made
 // into a Locker whose Lock is its embedded mutex's locks that mutex
 // (etcd's BatchTx). Dynamic calls are resolved with VTA over the
@@ -157,9 +163,14 @@
 // # Gate locks
 //
 // A lock class held for writing at an edge's second acquisition, other
-// than the edge's two classes, is a gate of the edge; where the edge is
-// seen in several functions, only the gates all of them hold count, so
-// one observation without the gate keeps the edge ungated. A lock held
+// than the edge's two classes, is a gate of the edge. Where the edge is
+// seen in several functions, each observation keeps its own gates: a
+// cycle is reported only when one observation of each of its edges can
+// be chosen such that no two of them share a gate, and the sites are
+// those observations (one observation without the gate keeps the edge
+// ungated, and is the one reported; an edge made under gate g in one
+// function and under gate h in another does not close a cycle whose
+// other edges are made under g and under h). A lock held
 // on entry counts when every call site holds it (Inherited), not when
 // it is only assumed held because the function releases it (Assumed).
 // A cycle two of whose edges share a gate is not reported: the two
@@ -225,7 +236,10 @@
 // sends on channels whose making is not seen, and operations in a select
 // are not checked for locks held across them. Recursion is
 // approximated (inside a recursive cycle, the function being summarized
-// has no effect). Instances are told apart by access path only; elements
+// has no effect). Gates are seen per function that makes an edge: a
+// function called under different gates from different callers makes
+// its edges under none. Up to eight observations with different gates
+// are kept per edge. Instances are told apart by access path only; elements
 // of slices at variable indices and map values have unknown instances
 // and are never reported as double or nested locks. Gates are lock
 // classes, not instances: two goroutines holding the gate class of two

@@ -51,6 +51,11 @@ type Edge struct {
 	// call of Func: the edge is made only before the channel is closed.
 	// An edge after a channel and one inside it never overlap.
 	Inside []string
+
+	// obs are the observations of the edge the graph merged into this
+	// witness, each with its own gates and exit channels, the best
+	// witness first (see graph.add).
+	obs []*Edge
 }
 
 // Orders is the package fact holding the lock-order edges a package found
@@ -66,8 +71,12 @@ func (*Orders) AFact() {}
 
 func (o *Orders) String() string {
 	var parts []string
+	seen := map[string]bool{}
 	for _, e := range o.Edges {
-		parts = append(parts, e.From.Class+"->"+e.To.Class)
+		if p := e.From.Class + "->" + e.To.Class; !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
 	}
 	return "orders{" + strings.Join(parts, " ") + "}"
 }
@@ -107,7 +116,9 @@ func newGraph(pkg string) *graph {
 }
 
 // add records e, keeping for each class pair and modes the witness with
-// the shortest call chains.
+// the shortest call chains, with only the gates and exit channels all
+// its observations share, and the observations themselves (see
+// observations).
 func (g *graph) add(e *Edge) {
 	m := g.succ[e.From.Class]
 	if m == nil {
@@ -117,14 +128,54 @@ func (g *graph) add(e *Edge) {
 	ws := m[e.To.Class]
 	for i, w := range ws {
 		if w.From.Mode == e.From.Mode && w.To.Mode == e.To.Mode {
+			obs := g.observe(w.obs, e)
 			if better(e, w, g.pkg) {
 				e, w = w, e
 			}
-			ws[i] = merged(w, e)
+			nw := merged(w, e)
+			if nw == e || nw == w {
+				cp := *nw
+				nw = &cp
+			}
+			nw.obs = obs
+			ws[i] = nw
 			return
 		}
 	}
-	m[e.To.Class] = append(ws, e)
+	cp := *e
+	cp.obs = []*Edge{e}
+	m[e.To.Class] = append(ws, &cp)
+}
+
+// maxObservations bounds the observations kept of one edge.
+const maxObservations = 8
+
+// observe adds e to obs, the observations of one edge, unless one with
+// the same gates and exit channels is there (the better witness of the
+// two is kept), in order of better witnesses first.
+func (g *graph) observe(obs []*Edge, e *Edge) []*Edge {
+	out := slices.Clone(obs)
+	for i, o := range out {
+		if sameSet(o.Gates, e.Gates) && sameSet(o.After, e.After) && sameSet(o.Inside, e.Inside) {
+			if better(e, o, g.pkg) {
+				out[i] = e
+			}
+			return out
+		}
+	}
+	if len(out) >= maxObservations {
+		return out
+	}
+	i := 0
+	for i < len(out) && !better(e, out[i], g.pkg) {
+		i++
+	}
+	return slices.Insert(out, i, e)
+}
+
+// sameSet reports whether a and b hold the same strings.
+func sameSet(a, b []string) bool {
+	return len(common(a, b)) == len(a) && len(common(b, a)) == len(b)
 }
 
 // better reports whether e is a better witness than w: found in this
@@ -219,15 +270,21 @@ func (g *graph) cycles() []cycle {
 // pick chooses a witness for each consecutive pair of nodes (first edge
 // fixed) such that every node of the cycle is wanted in a mode that
 // conflicts with the mode in which the next goroutine holds it, and such
-// that the edges are neither gated nor exclusive.
+// that the edges are neither gated nor exclusive: it returns one
+// observation of each (see observed).
 func (g *graph) pick(nodes []string, first *Edge) cycle {
 	n := len(nodes) - 1 // nodes[0] == nodes[n]
 	c := make(cycle, n)
 	c[0] = first
+	var found cycle
 	var try func(i int) bool
 	try = func(i int) bool {
 		if i == n {
-			return conflicts(c[n-1].To.Mode, c[0].From.Mode) && !gated(c) && !exclusive(c)
+			if !conflicts(c[n-1].To.Mode, c[0].From.Mode) || gated(c) || exclusive(c) {
+				return false
+			}
+			found = g.observed(c)
+			return found != nil
 		}
 		for _, w := range g.succ[nodes[i]][nodes[i+1]] {
 			if !conflicts(c[i-1].To.Mode, w.From.Mode) {
@@ -243,7 +300,58 @@ func (g *graph) pick(nodes []string, first *Edge) cycle {
 	if !try(1) {
 		return nil
 	}
-	return c
+	return found
+}
+
+// maxChoices bounds the combinations of observations observed tries.
+const maxChoices = 4096
+
+// observed returns, for a cycle of witnesses whose shared gates and exit
+// channels let it close, one observation of each edge such that the
+// observations are neither gated nor exclusive, the better witnesses
+// first; nil if every combination is: the edge made without a gate in
+// one function and under it in another closes the cycle only with the
+// first, and when that one shares another gate with another edge of
+// the cycle, the cycle never closes. The first observation is one this
+// package found. Past maxChoices combinations it returns the witnesses.
+func (g *graph) observed(c cycle) cycle {
+	out := make(cycle, len(c))
+	budget := maxChoices
+	var try func(i int) bool
+	try = func(i int) bool {
+		if i == len(c) {
+			return true
+		}
+		for _, o := range c[i].observations() {
+			if i == 0 && (o.Pkg != g.pkg || o.Dynamic != c[0].Dynamic) {
+				continue
+			}
+			if budget--; budget < 0 {
+				return false
+			}
+			out[i] = o
+			if !gated(out[:i+1]) && !exclusive(out[:i+1]) && try(i+1) {
+				return true
+			}
+		}
+		return false
+	}
+	if try(0) {
+		return out
+	}
+	if budget < 0 {
+		return c
+	}
+	return nil
+}
+
+// observations returns the observations of e, or e itself when the graph
+// did not record them.
+func (e *Edge) observations() []*Edge {
+	if len(e.obs) == 0 {
+		return []*Edge{e}
+	}
+	return e.obs
 }
 
 // conflicts reports whether a goroutine wanting a lock in mode want waits

@@ -225,6 +225,13 @@ func gates(held lockset.Set, from, to string) []string {
 	return out
 }
 
+// sorted returns a sorted copy of ss.
+func sorted(ss []string) []string {
+	out := slices.Clone(ss)
+	sort.Strings(out)
+	return out
+}
+
 // goTargets returns the functions that go statements of funcs start,
 // with the functions whose go statements start them.
 func goTargets(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
@@ -283,7 +290,11 @@ func (c *checker) exportOrders() {
 	o := &Orders{}
 	seen := map[string]int{}
 	for _, e := range c.local {
-		key := e.From.Class + "\x00" + e.From.Mode.String() + "\x00" + e.To.Class + "\x00" + e.To.Mode.String()
+		// One edge per class pair and modes and per set of gates and
+		// exit channels: the importer chooses among them as among its
+		// own (see graph.observed).
+		key := e.From.Class + "\x00" + e.From.Mode.String() + "\x00" + e.To.Class + "\x00" + e.To.Mode.String() +
+			"\x00" + strings.Join(sorted(e.Gates), ",") + "\x00" + strings.Join(sorted(e.After), ",") + "\x00" + strings.Join(sorted(e.Inside), ",")
 		if i, ok := seen[key]; ok {
 			o.Edges[i] = *merged(&o.Edges[i], &e)
 			continue

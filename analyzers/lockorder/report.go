@@ -234,11 +234,18 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	for _, it := range sum.Holds {
 		skip[classMode(it)] = true
 	}
+	// A lock fn releases and takes back is its callers', held when it
+	// returns as when it was called (unlock, wait, lock again).
+	for _, it := range sum.Neutral {
+		skip[classMode(it)] = true
+	}
 	success := heldOnSuccess(fn, t)
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := classMode(l.Item)
-			if l.Inherited || skip[key] || success[key] || c.handedOff(fn)[l.Class] || c.away[l.Class] {
+			// A lock a callee released and took back (Relocked) is
+			// likewise fn's callers'.
+			if l.Inherited || l.Relocked || skip[key] || success[key] || c.handedOff(fn)[l.Class] || c.away[l.Class] {
 				continue
 			}
 			skip[key] = true // report each lock once

@@ -568,7 +568,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 				l := Lock{Item: e.mapItem(it, as, binds, fn, pos)}
 				l.Dynamic = l.Dynamic || dynamic
 				l.Callback = l.Callback || callback
-				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: under})
+				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: e.without(under, it.Unheld, as, binds, fn, pos)})
 			}
 		}
 		if obs != nil {
@@ -716,10 +716,15 @@ func (e *engine) summarize(f *flow) *Summary {
 	seenRel := map[string]bool{}
 	var holds Set
 	returns := 0
+	var acqs []Acquisition // for the Unheld of the acquired items
 	obs := &observer{
 		acquire: func(a Acquisition) {
 			it := portable(a.Lock.Item)
-			if a.Try || a.Wait || seenAcq[it.Key()] || len(s.Acquires) >= maxItems {
+			if a.Try || a.Wait {
+				return
+			}
+			acqs = append(acqs, a)
+			if seenAcq[it.Key()] || len(s.Acquires) >= maxItems {
 				return
 			}
 			seenAcq[it.Key()] = true
@@ -762,7 +767,97 @@ func (e *engine) summarize(f *flow) *Summary {
 		}
 	}
 	neutral(s)
+	for i, it := range s.Holds {
+		if slices.ContainsFunc(s.Neutral, func(n Item) bool { return n.Key() == it.Key() }) {
+			s.Holds[i].Relocked = true
+		}
+	}
+	e.unheld(f.fn, s, acqs)
 	return s
+}
+
+// unheld sets the Unheld of the items s acquires: the locks of its
+// callers that every acquisition of the item, acqs, is made without,
+// because a callee released them before it (their Unheld), or because
+// fn releases them itself before it and takes them back later (its
+// Neutral locks not held there when fn starts with them held).
+func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
+	var entry Set
+	for _, it := range s.Neutral {
+		if it.Param == 0 {
+			entry = entry.add(Lock{Item: it, Inherited: true, Assumed: true})
+		}
+	}
+	type event struct {
+		pos token.Pos
+		key string
+	}
+	own := map[event][]Item{}
+	if len(entry) > 0 {
+		obs := &observer{acquire: func(a Acquisition) {
+			if a.Try || a.Wait {
+				return
+			}
+			var out []Item
+			for _, l := range entry {
+				if !holdsLike(a.Held, l.Item) {
+					out = append(out, l.Item)
+				}
+			}
+			it := portable(a.Lock.Item)
+			ev := event{a.Pos, it.Key()}
+			if prev, ok := own[ev]; ok {
+				out = commonItems(prev, out)
+			}
+			own[ev] = out
+		}}
+		e.solve(fn, entry).replay(e, obs)
+	}
+	byKey := map[string][]Item{}
+	seen := map[string]bool{}
+	for _, a := range acqs {
+		it := portable(a.Lock.Item)
+		k := it.Key()
+		var un []Item
+		for _, u := range a.Lock.Unheld {
+			un = append(un, portable(u))
+		}
+		for _, u := range own[event{a.Pos, k}] {
+			if !slices.ContainsFunc(un, func(x Item) bool { return x.Key() == u.Key() }) {
+				un = append(un, u)
+			}
+		}
+		if seen[k] {
+			un = commonItems(byKey[k], un)
+		}
+		seen[k] = true
+		byKey[k] = un
+	}
+	for i := range s.Acquires {
+		s.Acquires[i].Unheld = byKey[s.Acquires[i].Key()]
+	}
+}
+
+// holdsLike reports whether held holds a lock of it's class and mode,
+// of its instance when that is known.
+func holdsLike(held Set, it Item) bool {
+	for _, l := range held {
+		if l.Class == it.Class && l.Mode == it.Mode && (it.Inst == "" || l.Inst == it.Inst) {
+			return true
+		}
+	}
+	return false
+}
+
+// commonItems returns the items of a whose keys are in b.
+func commonItems(a, b []Item) []Item {
+	var out []Item
+	for _, x := range a {
+		if slices.ContainsFunc(b, func(y Item) bool { return y.Key() == x.Key() }) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // neutral removes from s the locks it both acquires and releases
@@ -933,7 +1028,7 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
 			m.Dynamic = m.Dynamic || dynamic
 			m.Callback = true // a function passed to the callee and called there
-			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: under})
+			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: e.without(under, it.Unheld, nil, fbinds, fn, pos)})
 		}
 	}
 }
@@ -956,6 +1051,11 @@ func (e *engine) mapItem(it Item, as, binds []ssa.Value, callee *ssa.Function, p
 	out.Pos = pos
 	out.Chain = append([]string{FuncName(callee)}, it.Chain...)
 	out.Inst = e.mapInst(it.Inst, as, binds)
+	out.Unheld = nil
+	for _, u := range it.Unheld {
+		u.Unheld = nil
+		out.Unheld = append(out.Unheld, e.mapItem(u, as, binds, callee, pos))
+	}
 	out.Param, out.Suffix = 0, ""
 	if it.Param > 0 {
 		if p := it.Param - 1; p < len(as) {

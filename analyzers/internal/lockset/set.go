@@ -35,6 +35,15 @@ type Item struct {
 	// Callback is set when the chain goes through a call of a function
 	// value (a callback), not only of interface methods.
 	Callback bool
+	// Unheld lists, for an acquisition in a summary, the locks of its
+	// callers the function (or a callee) has released on every path to
+	// it and takes back later (see Summary.Neutral): the acquisition is
+	// not ordered after them (unlock, lock the registry, lock again).
+	Unheld []Item `json:",omitempty"`
+	// Relocked is set, for a lock in a summary's Holds, when the
+	// function released it and took it back (see Summary.Neutral): its
+	// callers' lock, held again on return, not one it acquired for them.
+	Relocked bool `json:",omitempty"`
 }
 
 // Key identifies the lock of it within one function: class, mode and

@@ -63,3 +63,49 @@ func Merge(from, to *Catalog) {
 	to.tableA.Unlock()
 	from.tableA.Unlock()
 }
+
+// A Depot has two gates, intake and audit. Shelf then bin is taken under
+// intake (Stock), bin then crate under audit (Count), and crate then
+// shelf both under audit (Recount) and under intake (Restock). Whichever
+// of the two the third goroutine runs, it shares a gate with one of the
+// other two: the cycle shelf -> bin -> crate -> shelf cannot close.
+type Depot struct {
+	intake, audit   sync.Mutex
+	shelf, bin, crt sync.Mutex
+}
+
+func (d *Depot) Stock() {
+	d.intake.Lock()
+	defer d.intake.Unlock()
+	d.shelf.Lock()
+	d.bin.Lock()
+	d.bin.Unlock()
+	d.shelf.Unlock()
+}
+
+func (d *Depot) Count() {
+	d.audit.Lock()
+	defer d.audit.Unlock()
+	d.bin.Lock()
+	d.crt.Lock()
+	d.crt.Unlock()
+	d.bin.Unlock()
+}
+
+func (d *Depot) Recount() {
+	d.audit.Lock()
+	defer d.audit.Unlock()
+	d.crt.Lock()
+	d.shelf.Lock()
+	d.shelf.Unlock()
+	d.crt.Unlock()
+}
+
+func (d *Depot) Restock() {
+	d.intake.Lock()
+	defer d.intake.Unlock()
+	d.crt.Lock()
+	d.shelf.Lock()
+	d.shelf.Unlock()
+	d.crt.Unlock()
+}
