@@ -14,6 +14,14 @@ type object struct {
 	key   string        // identity, unique across packages
 	name  string        // reviewer words: "(counter.Counter).n", "pkg.total"
 	owner *ssa.Function // the function declaring a local variable, or nil
+	// test is set for a field of a struct type, or a package-level
+	// variable, declared in a _test.go file: memory of the test's own
+	// program rather than of the package under test.
+	test bool
+	// whole is, for a field of a struct copied or assigned whole, the
+	// key of the struct-typed field the access was made through: one
+	// finding is reported per position and whole field.
+	whole string
 }
 
 // An access is one read or write of an object.
@@ -123,13 +131,17 @@ func (c *checker) classifyAddr(addr ssa.Value) (object, ssa.Value, string, bool)
 		if !ok {
 			root, path = nil, ""
 		}
-		return object{key: "field:" + typeKey(st) + "." + f.Name(), name: fieldName(st, f)}, root, path + "." + f.Name(), true
+		obj := object{key: "field:" + typeKey(st) + "." + f.Name(), name: fieldName(st, f)}
+		if n, ok := types.Unalias(st).(*types.Named); ok {
+			obj.test = c.declaredInTest(n.Obj())
+		}
+		return obj, root, path + "." + f.Name(), true
 	case *ssa.Global:
 		obj, ok := addr.Object().(*types.Var)
 		if !ok || isSyncType(obj.Type()) {
 			return object{}, nil, "", false
 		}
-		return object{key: "global:" + globalKey(obj), name: globalName(obj)}, addr, "", true
+		return object{key: "global:" + globalKey(obj), name: globalName(obj), test: c.declaredInTest(obj)}, addr, "", true
 	case *ssa.Alloc:
 		if !addr.Heap || isSyncType(addr.Type()) {
 			return object{}, nil, "", false

@@ -2,6 +2,8 @@ package race
 
 import (
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -91,8 +93,8 @@ func (c *checker) computeContexts() {
 			}
 		}
 	}
-	for key, fns := range cb.stored {
-		for _, fn := range fns {
+	for _, key := range slices.Sorted(maps.Keys(cb.stored)) {
+		for _, fn := range cb.stored[key] {
 			c.ctx.callers[fn] = append(c.ctx.callers[fn], nil) // runs later, elsewhere
 			if cb.open[key] {
 				open[fn] = true

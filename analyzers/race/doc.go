@@ -28,6 +28,19 @@
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect. A write holding only the read lock of the guard
 //     (RLock) is reported too: other readers run at the same time.
+//     Where too few functions share a lock to infer a guard, but every
+//     function accessing the object holds some lock there, a write made
+//     by a goroutine the package starts, under locks that do not
+//     intersect those of an access outside that goroutine, is reported
+//     the same way: both sides mean to synchronize and chose locks that
+//     do not exclude each other (a collector's goroutine records lastStat
+//     under the collection's lock while LastStat reads it under the
+//     registry's). Without a goroutine writing, nothing shows the two
+//     run at the same time, and the object is not reported.
+//     A struct-typed field copied or assigned whole (sum = fs.Counts)
+//     counts as an access to each field of the struct the package can
+//     select (fs.Counts.Success++ races with it); one finding is reported
+//     per position and whole field.
 //   - Unprotected sharing with a goroutine. For every go statement, the
 //     accesses of the started function (followed over the package's call
 //     graph: static calls, closures, calls of function values and
@@ -152,8 +165,11 @@
 // callback another package stores, a heap.Interface method container/heap
 // calls), or that only such functions call; in a function that locks only
 // when asked (if lock { mu.Lock() }), which runs under its callers' lock
-// where it does not lock; accesses in test files (the goroutine check
-// covers the tests that start goroutines); and accesses to a field of a
+// where it does not lock; accesses in test files to the package's own
+// memory (the goroutine check covers the tests that start goroutines;
+// the fields of types a test file declares, and its package-level
+// variables, are the test program's own and are checked like the
+// package's); and accesses to a field of a
 // value a function was handed (its receiver, or a parameter of that type)
 // when the inferred guard is a lock of another type (a pool's resource,
 // guarded by the pool while it holds it and then used by its holder

@@ -439,6 +439,57 @@ func (c *checker) ownedElement(addr ssa.Value, fn *ssa.Function) bool {
 	return false
 }
 
+// freshElement reports whether addr points into an element of a slice
+// that a field of an object fn allocated holds, when every store to that
+// field in fn is of a slice fn makes and the object has not escaped
+// before instr: a constructor filling the shards of the cache it is
+// building (s := &c.shards[i]; s.entries = ...) before returning it.
+func (c *checker) freshElement(addr ssa.Value, fn *ssa.Function, instr ssa.Instruction, esc *escapes) bool {
+	for i := 0; i <= maxTraceDepth; i++ {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			load, ok := a.X.(*ssa.UnOp)
+			if !ok || load.Op != token.MUL {
+				return false
+			}
+			fa, ok := load.X.(*ssa.FieldAddr)
+			if !ok {
+				return false
+			}
+			alloc, ok := fa.X.(*ssa.Alloc)
+			return ok && alloc.Parent() == fn && madeSlicesOnly(alloc, fa.Field) && esc.before(alloc, instr)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// madeSlicesOnly reports whether every store to field of alloc stores a
+// slice made by make.
+func madeSlicesOnly(alloc *ssa.Alloc, field int) bool {
+	stored := false
+	for _, r := range *alloc.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Field != field {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			st, ok := u.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			if _, made := st.Val.(*ssa.MakeSlice); !made {
+				return false
+			}
+			stored = true
+		}
+	}
+	return stored
+}
+
 // ownedMap reports whether m is a map made in fn that is only filled with
 // new objects, read, ranged over, measured and deleted from: it never
 // leaves fn.

@@ -78,11 +78,54 @@ func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, a
 	if fa, isField := addr.(*ssa.FieldAddr); isField && c.fromDetached(fa.X, map[*ssa.Phi]bool{}) {
 		return
 	}
-	c.record(fi, esc, instr, &access{
+	a := &access{
 		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
 		root: root, path: path,
 		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
-	}, addr)
+	}
+	c.record(fi, esc, instr, a, addr)
+	if _, isField := addr.(*ssa.FieldAddr); isField {
+		for _, sub := range c.subfields(obj, derefType(addr.Type())) {
+			c.record(fi, esc, instr, &access{
+				obj: sub.obj, write: write, held: a.held,
+				root: root, path: path + "." + sub.name,
+				pos: a.pos, fn: fi.fn, instr: instr,
+			}, addr)
+		}
+	}
+}
+
+// maxSubfields bounds how many fields of a struct copied whole are
+// counted as accessed one by one.
+const maxSubfields = 16
+
+// A subfield is a field of a struct-typed field.
+type subfield struct {
+	obj  object
+	name string
+}
+
+// subfields returns the fields of t, the type of field obj, when t is a
+// struct type: a field copied or assigned whole (out = fs.Counts;
+// c.lastStat = stat) reads or writes each of them, and races with an
+// access to one (fs.Counts.Success++). Only the fields the package can
+// select are returned: another package's unexported fields are touched
+// by its code alone, which the whole access already stands for.
+func (c *checker) subfields(obj object, t types.Type) []subfield {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || st.NumFields() > maxSubfields || isSyncType(t) {
+		return nil
+	}
+	var out []subfield
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if f.Name() == "_" || isSyncType(f.Type()) || !f.Exported() && f.Pkg() != c.pass.Pkg {
+			continue
+		}
+		sub := object{key: "field:" + typeKey(t) + "." + f.Name(), name: fieldName(t, f), test: obj.test, whole: obj.key}
+		out = append(out, subfield{obj: sub, name: f.Name()})
+	}
+	return out
 }
 
 // addMapAccess records a read or write of the elements of map m: an
@@ -150,7 +193,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	} else if root == nil || isCallResult(root) || strings.Contains(a.path, "{}.") {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)
-		} else if c.ownedElement(addr, fi.fn) {
+		} else if c.ownedElement(addr, fi.fn) || c.freshElement(addr, fi.fn, instr, esc) {
 			a.preEscape = true
 		}
 	}

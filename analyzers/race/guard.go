@@ -25,15 +25,21 @@ func (c *checker) checkGuards() {
 	var keys []string
 	for _, fn := range c.funcs {
 		fi := c.info(fn)
-		if fi.excluded || c.ctx.exclusive[fn] || c.ctx.unknown[fn] || c.inTestFile(fn) {
+		if fi.excluded || c.ctx.exclusive[fn] || c.ctx.unknown[fn] {
 			// Before publication (init, Once.Do, a method only called
-			// on memory its caller has not published); a callback whose
-			// context is not known; or a test's own code, which the
-			// goroutine check covers when it starts goroutines, and
-			// which otherwise runs alone.
+			// on memory its caller has not published), or a callback
+			// whose context is not known.
 			continue
 		}
+		inTest := c.inTestFile(fn)
 		for _, a := range fi.accesses {
+			if inTest && !a.obj.test {
+				// A test's own code touching the package's memory, which
+				// the goroutine check covers when the test starts
+				// goroutines, and which otherwise runs alone. Memory of
+				// types the test declares is the test program's own.
+				continue
+			}
 			if a.preEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {
 				// A local variable's own function orders its accesses
 				// with the goroutines it starts; see checkGoroutines.
@@ -54,6 +60,7 @@ func (c *checker) checkGuards() {
 func (c *checker) checkObjectGuard(accs []*access) {
 	guard, guarded, funcs := inferGuard(accs)
 	if guard == "" || guarded < minGuardFuncs || guarded*minGuardShareDen < funcs*minGuardShareNum {
+		c.checkDisjointLocks(accs)
 		return
 	}
 	var withGuard []*access
@@ -104,6 +111,12 @@ func (c *checker) checkObjectGuard(accs []*access) {
 func inferGuard(accs []*access) (guard string, guarded, funcs int) {
 	perFunc := map[*ssa.Function]heldSet{}
 	for _, a := range accs {
+		if a.obj.whole != "" {
+			// A copy of the whole struct under a lock (peer := s.peer)
+			// guards the field holding it, no evidence for one of its
+			// fields that other copies share.
+			continue
+		}
 		if h, ok := perFunc[a.fn]; ok {
 			perFunc[a.fn] = intersect(h, a.held)
 		} else {
@@ -207,14 +220,16 @@ func ownAccess(a *access, guard string) bool {
 }
 
 // calledLocked reports whether fn, or the function a literal fn is
-// declared in, follows the Go naming convention for functions called
-// with the lock held (fooLocked, locked): the analyzer takes the
-// convention at its word where the lockset analysis could not see the
-// lock (for example a lock helper that returns with the lock held on
-// some paths only).
+// declared in, follows a naming convention for functions called with the
+// lock held (fooLocked, locked; UnsafePut, the "unsafe" prefix of etcd
+// and bbolt for methods their callers lock around): the analyzer takes
+// the convention at its word where the lockset analysis could not see
+// the lock (a lock helper that returns with the lock held on some paths
+// only; a caller locking around a call through an interface).
 func calledLocked(fn *ssa.Function) bool {
 	for ; fn != nil; fn = fn.Parent() {
-		if strings.HasSuffix(strings.ToLower(fn.Name()), "locked") {
+		name := strings.ToLower(fn.Name())
+		if strings.HasSuffix(name, "locked") || strings.HasPrefix(name, "unsafe") {
 			return true
 		}
 	}
@@ -270,6 +285,58 @@ func callsAfter(instr ssa.Instruction, target *ssa.Function) bool {
 			if callee := call.Call.StaticCallee(); callee != nil && (callee == target || callee.Origin() == target) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// checkDisjointLocks reports an object that every function accessing it
+// accesses under some lock, too few of them under one lock to infer a
+// guard, when a goroutine writes it under one lock and another function
+// accesses it under others only: both sides mean to synchronize, and the
+// locks they chose do not exclude each other (a collector's goroutine
+// records lastStat under the collection's lock; LastStat reads it under
+// the registry's).
+func (c *checker) checkDisjointLocks(accs []*access) {
+	perFunc := map[*ssa.Function]heldSet{}
+	for _, a := range accs {
+		if h, ok := perFunc[a.fn]; ok {
+			perFunc[a.fn] = intersect(h, a.held)
+		} else {
+			perFunc[a.fn] = a.held
+		}
+	}
+	if len(perFunc) < 2 {
+		return
+	}
+	for _, h := range perFunc {
+		if !heldForReal(h) {
+			return
+		}
+	}
+	for _, w := range preferWrites(accs) {
+		if !w.write || calledLocked(w.fn) || !c.inGoroutine(w.fn) {
+			continue
+		}
+		var others []*access
+		for _, o := range accs {
+			if o.fn != w.fn && !c.sameGoroutines(w.fn, o.fn) {
+				others = append(others, o)
+			}
+		}
+		if other := conflicting(w, notCallingAfter(w, c.notSettingUp(w, others))); other != nil {
+			c.reportWrongLock(other, w)
+			return
+		}
+	}
+}
+
+// heldForReal reports whether h holds a lock the function takes itself,
+// or its callers take, rather than one it only assumes held.
+func heldForReal(h heldSet) bool {
+	for _, l := range h {
+		if !l.Assumed {
+			return true
 		}
 	}
 	return false

@@ -56,6 +56,7 @@ type checker struct {
 	replacing   map[*ssa.Function][]*ssa.Store // see detached
 	retPaths    map[*ssa.Function]paramPath    // see returnedPath
 	freshParams map[*ssa.Parameter]bool        // see freshParam
+	reach       *goReach                       // see goReach
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

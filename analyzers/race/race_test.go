@@ -55,6 +55,7 @@ func TestAnalyzer(t *testing.T) {
 		{"cgo", &noFacts, "cgouse", nil},
 		{"goroutines a constructor leaves running on what it returns", &noFacts, "feeds", nil},
 		{"closures run by goroutines a callee leaves running", &noFacts, "workers", nil},
+		{"disjoint locks, and a test's own types", &noFacts, "collectors", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

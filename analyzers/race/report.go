@@ -48,6 +48,9 @@ func funcLine(fn *ssa.Function, pos token.Pos) int {
 // already reported at the same primary position for the same object.
 func (c *checker) report(msg string, obj object, sites ...warning.Site) {
 	k := reportKey{pos: sites[0].Pos, obj: obj.key}
+	if obj.whole != "" {
+		k.obj = obj.whole
+	}
 	if c.reported[k] || !sites[0].Pos.IsValid() {
 		return
 	}
