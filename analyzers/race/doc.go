@@ -263,6 +263,9 @@
 //
 // # What is not modelled
 //
+// A pointer variable that a closure other than a deferred one captures
+// (a parameter a callback closes over) is taken for memory its function
+// made, so accesses through it can be missed as made before publication.
 // Plain pointer dereferences other than *p for a pointer parameter p
 // (bound at calls to the caller's variable); slice and array elements
 // (s[i] is never reported: goroutines usually

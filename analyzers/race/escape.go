@@ -71,7 +71,7 @@ func (e *escapes) reallocated(alloc ssa.Value, p, instr ssa.Instruction) bool {
 // escapePoints lists the instructions through which pointer v, or an
 // address derived from it, may become visible to another goroutine:
 // stored into memory, sent on a channel, captured by a closure, passed
-// to a go or defer statement, or returned, or captured by a function
+// to a go statement, or returned, or captured by a function
 // that handsOff says a call runs in a goroutine (errgroup's g.Go).
 // Passing it to an ordinary call is not counted: a constructor that
 // calls an initialisation method is still initialising (a callee that
@@ -121,6 +121,10 @@ func (w *escWalker) walk(v ssa.Value, depth int, out []ssa.Instruction) []ssa.In
 			}
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.If, *ssa.BinOp, *ssa.Field, *ssa.Index, *ssa.Lookup:
 			// loads, comparisons and ordinary calls do not publish it
+		case *ssa.Defer:
+			// A deferred call runs when the function returns, after
+			// everything it could publish the object before (a
+			// constructor's defer closing what it built if it panics).
 		case *ssa.Store:
 			if r.Val != v {
 				break

@@ -185,7 +185,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		a.acquires = appendKey(a.acquires, flagLoadedTrue(instr))
 	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
-		a.preEscape = esc.before(alloc, instr)
+		a.preEscape = c.newBehind(alloc) && esc.before(alloc, instr)
 	} else if prm, ok := root.(*ssa.Parameter); ok && prm.Parent() == fi.fn && c.freshParam(prm) {
 		a.preEscape = true
 	} else if fv, ok := root.(*ssa.FreeVar); ok && insideVar(addr, fv) {

@@ -1,0 +1,82 @@
+package published
+
+import "sync"
+
+type pools struct {
+	main *int
+}
+
+// A Client's constructor defers a cleanup that closes what it built if a
+// later step panics: the deferred closure runs when the constructor
+// returns, so capturing the client does not publish it before the
+// writes that follow. Silent.
+type Client struct {
+	*pools
+	mu sync.Mutex
+}
+
+// NewClient builds a client.
+func NewClient() *Client {
+	c := Client{pools: &pools{}}
+	defer func() {
+		if r := recover(); r != nil {
+			c.Close()
+			panic(r)
+		}
+	}()
+	n := 1
+	c.main = &n
+	return &c
+}
+
+// Close drops the pools.
+func (c *Client) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.main = nil
+}
+
+// Main returns the main pool.
+func (c *Client) Main() *int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.main
+}
+
+// A Pump's loop captures its receiver in a deferred closure: the
+// receiver is the caller's object, not one the loop made, and the
+// unlocked write races with N and Reset.
+type Pump struct {
+	mu    sync.Mutex
+	n     int
+	in    chan int
+	doneN int
+}
+
+// Start runs the loop.
+func (p *Pump) Start() { go p.loop() }
+
+func (p *Pump) loop() {
+	defer func() {
+		p.mu.Lock()
+		p.doneN++
+		p.mu.Unlock()
+	}()
+	for v := range p.in {
+		p.n += v // want `possible data race: \(\*published.Pump\).loop writes \(published.Pump\).n without holding \(published.Pump\).mu`
+	}
+}
+
+// N returns the sum.
+func (p *Pump) N() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// Reset clears the sum.
+func (p *Pump) Reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n = 0
+}
