@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/token"
 	"go/types"
 	"maps"
 	"slices"
@@ -698,6 +699,11 @@ func (c *checker) holdsNew(alloc *ssa.Alloc) bool {
 				return false
 			}
 			continue // db = nil on an error path holds nothing
+		case *ssa.UnOp:
+			if v.Op != token.MUL || v.X != alloc {
+				return false
+			}
+			continue // return db, nil: a named result stored back into itself
 		default:
 			return false
 		}

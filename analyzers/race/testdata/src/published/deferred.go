@@ -1,6 +1,9 @@
 package published
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 type pools struct {
 	main *int
@@ -79,4 +82,43 @@ func (p *Pump) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n = 0
+}
+
+// OpenVault builds a Vault through its named result, which a deferred
+// cleanup captures; return db, nil stores the result back into itself.
+// The store is new until Open returns it: silent.
+func OpenVault(path string) (db *Vault, err error) {
+	db = &Vault{}
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
+	db.path = path
+	if path == "" {
+		return nil, errEmpty
+	}
+	return db, nil
+}
+
+var errEmpty = errors.New("empty path")
+
+// A Vault is guarded by mu once open.
+type Vault struct {
+	mu   sync.Mutex
+	path string
+}
+
+// Close clears the path.
+func (s *Vault) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.path = ""
+}
+
+// Path returns the path.
+func (s *Vault) Path() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.path
 }
