@@ -448,7 +448,7 @@ func (c *checker) ownedElement(addr ssa.Value, fn *ssa.Function) bool {
 // field in fn is of a slice fn makes and the object has not escaped
 // before instr: a constructor filling the shards of the cache it is
 // building (s := &c.shards[i]; s.entries = ...) before returning it.
-func (c *checker) freshElement(addr ssa.Value, fn *ssa.Function, instr ssa.Instruction, esc *escapes) bool {
+func freshElement(addr ssa.Value, fn *ssa.Function, instr ssa.Instruction, esc *escapes) bool {
 	for i := 0; i <= maxTraceDepth; i++ {
 		switch a := addr.(type) {
 		case *ssa.FieldAddr:

@@ -193,7 +193,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	} else if root == nil || isCallResult(root) || strings.Contains(a.path, "{}.") {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)
-		} else if c.ownedElement(addr, fi.fn) || c.freshElement(addr, fi.fn, instr, esc) {
+		} else if c.ownedElement(addr, fi.fn) || freshElement(addr, fi.fn, instr, esc) {
 			a.preEscape = true
 		}
 	}

@@ -109,20 +109,10 @@ func (c *checker) checkObjectGuard(accs []*access) {
 // how many functions access the object. A lock a function only assumes
 // held (heldLock.Assumed) is no evidence of what guards the object.
 func inferGuard(accs []*access) (guard string, guarded, funcs int) {
-	perFunc := map[*ssa.Function]heldSet{}
-	for _, a := range accs {
-		if a.obj.whole != "" {
-			// A copy of the whole struct under a lock (peer := s.peer)
-			// guards the field holding it, no evidence for one of its
-			// fields that other copies share.
-			continue
-		}
-		if h, ok := perFunc[a.fn]; ok {
-			perFunc[a.fn] = intersect(h, a.held)
-		} else {
-			perFunc[a.fn] = a.held
-		}
-	}
+	// A copy of the whole struct under a lock (peer := s.peer) guards
+	// the field holding it: no evidence for one of the struct's fields,
+	// which other copies share.
+	perFunc := heldPerFunc(accs, func(a *access) bool { return a.obj.whole == "" })
 	count := map[string]int{}
 	for _, h := range perFunc {
 		for _, l := range h {
@@ -298,14 +288,7 @@ func callsAfter(instr ssa.Instruction, target *ssa.Function) bool {
 // records lastStat under the collection's lock; LastStat reads it under
 // the registry's).
 func (c *checker) checkDisjointLocks(accs []*access) {
-	perFunc := map[*ssa.Function]heldSet{}
-	for _, a := range accs {
-		if h, ok := perFunc[a.fn]; ok {
-			perFunc[a.fn] = intersect(h, a.held)
-		} else {
-			perFunc[a.fn] = a.held
-		}
-	}
+	perFunc := heldPerFunc(accs, func(*access) bool { return true })
 	if len(perFunc) < 2 {
 		return
 	}
@@ -340,4 +323,21 @@ func heldForReal(h heldSet) bool {
 		}
 	}
 	return false
+}
+
+// heldPerFunc returns, for each function making one of the accesses
+// that count, the locks it holds at all of them.
+func heldPerFunc(accs []*access, counts func(*access) bool) map[*ssa.Function]heldSet {
+	perFunc := map[*ssa.Function]heldSet{}
+	for _, a := range accs {
+		if !counts(a) {
+			continue
+		}
+		if h, ok := perFunc[a.fn]; ok {
+			perFunc[a.fn] = intersect(h, a.held)
+		} else {
+			perFunc[a.fn] = a.held
+		}
+	}
+	return perFunc
 }
