@@ -18,10 +18,12 @@ type object struct {
 	// variable, declared in a _test.go file: memory of the test's own
 	// program rather than of the package under test.
 	test bool
-	// whole is, for a field of a struct copied or assigned whole, the
-	// key of the struct-typed field the access was made through: one
-	// finding is reported per position and whole field.
-	whole string
+	// whole and wholeName are, for a field of a struct copied or
+	// assigned whole, the key and name of the struct-typed field the
+	// access was made through: one finding is reported per position and
+	// whole field, and the finding names both (the copy reads the whole
+	// field; the other side may touch the one field).
+	whole, wholeName string
 }
 
 // An access is one read or write of an object.

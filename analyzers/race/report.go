@@ -59,7 +59,16 @@ func (c *checker) report(msg string, obj object, sites ...warning.Site) {
 		Kind:    warning.Race,
 		Message: msg,
 		Sites:   sites,
-		Objects: []string{obj.name},
+		Objects: objectNames(obj),
 	}
 	warning.Report(c.pass, c.res, w)
+}
+
+// objectNames returns the names of the memory a finding on obj is
+// about: obj, and the whole struct-typed field it was reached through.
+func objectNames(obj object) []string {
+	if obj.wholeName != "" {
+		return []string{obj.name, obj.wholeName}
+	}
+	return []string{obj.name}
 }

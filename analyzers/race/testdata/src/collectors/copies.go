@@ -65,3 +65,55 @@ func (b *Batch) Size() int {
 	defer b.Unlock()
 	return b.pending
 }
+
+// Tally copies each peer's counts whole under the board's lock, while
+// each peer's goroutine increments one count under the peer's own lock.
+type Counts struct {
+	Fail, Success int
+}
+
+type peerStats struct {
+	mu     sync.Mutex
+	counts Counts
+}
+
+func (p *peerStats) succ() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.counts.Success++
+}
+
+// A Board holds the peers' stats.
+type Board struct {
+	mu    sync.Mutex
+	peers []*peerStats
+}
+
+// Start runs a goroutine per peer.
+func (b *Board) Start(stop chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.peers {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					p.succ()
+				}
+			}
+		}()
+	}
+}
+
+// Tally sums the counts.
+func (b *Board) Tally() (n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.peers {
+		c := p.counts // want `possible data race: \(\*collectors.Board\).Tally reads \(collectors.Counts\).Success holding \(collectors.Board\).mu, but \(\*collectors.peerStats\).succ writes it holding \(collectors.peerStats\).mu; the locksets do not intersect`
+		n += c.Success
+	}
+	return n
+}
