@@ -225,11 +225,9 @@ func gates(held lockset.Set, from, to string) []string {
 	return out
 }
 
-// sorted returns a sorted copy of ss.
-func sorted(ss []string) []string {
-	out := slices.Clone(ss)
-	sort.Strings(out)
-	return out
+// setKey identifies a set of strings, in whatever order it is listed.
+func setKey(ss []string) string {
+	return strings.Join(slices.Sorted(slices.Values(ss)), ",")
 }
 
 // goTargets returns the functions that go statements of funcs start,
@@ -294,7 +292,7 @@ func (c *checker) exportOrders() {
 		// exit channels: the importer chooses among them as among its
 		// own (see graph.observed).
 		key := e.From.Class + "\x00" + e.From.Mode.String() + "\x00" + e.To.Class + "\x00" + e.To.Mode.String() +
-			"\x00" + strings.Join(sorted(e.Gates), ",") + "\x00" + strings.Join(sorted(e.After), ",") + "\x00" + strings.Join(sorted(e.Inside), ",")
+			"\x00" + setKey(e.Gates) + "\x00" + setKey(e.After) + "\x00" + setKey(e.Inside)
 		if i, ok := seen[key]; ok {
 			o.Edges[i] = *merged(&o.Edges[i], &e)
 			continue

@@ -768,7 +768,7 @@ func (e *engine) summarize(f *flow) *Summary {
 	}
 	neutral(s)
 	for i, it := range s.Holds {
-		if slices.ContainsFunc(s.Neutral, func(n Item) bool { return n.Key() == it.Key() }) {
+		if hasItem(s.Neutral, it) {
 			s.Holds[i].Relocked = true
 		}
 	}
@@ -823,7 +823,7 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
 			un = append(un, portable(u))
 		}
 		for _, u := range own[event{a.Pos, k}] {
-			if !slices.ContainsFunc(un, func(x Item) bool { return x.Key() == u.Key() }) {
+			if !hasItem(un, u) {
 				un = append(un, u)
 			}
 		}
@@ -849,11 +849,16 @@ func holdsLike(held Set, it Item) bool {
 	return false
 }
 
+// hasItem reports whether items holds an item with it's key.
+func hasItem(items []Item, it Item) bool {
+	return slices.ContainsFunc(items, func(x Item) bool { return x.Key() == it.Key() })
+}
+
 // commonItems returns the items of a whose keys are in b.
 func commonItems(a, b []Item) []Item {
 	var out []Item
 	for _, x := range a {
-		if slices.ContainsFunc(b, func(y Item) bool { return y.Key() == x.Key() }) {
+		if hasItem(b, x) {
 			out = append(out, x)
 		}
 	}
@@ -886,7 +891,7 @@ func neutral(s *Summary) {
 		for _, it := range items {
 			if !both[it.Key()] {
 				out = append(out, it)
-			} else if !slices.ContainsFunc(s.Neutral, func(n Item) bool { return n.Key() == it.Key() }) {
+			} else if !hasItem(s.Neutral, it) {
 				s.Neutral = append(s.Neutral, it)
 			}
 		}
