@@ -1,6 +1,8 @@
 package race
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -24,23 +26,16 @@ func (c *checker) goReach() *goReach {
 	}
 	r := &goReach{from: map[*ssa.Function]map[*ssa.Function]bool{}, sync: map[*ssa.Function]bool{}}
 	c.reach = r
+	idx := c.callIndex()
 	calls := map[*ssa.Function][]*ssa.Function{}
 	called := map[*ssa.Function]bool{}
-	var starts []*ssa.Function
 	var ops []*ssa.Value
 	for _, fn := range c.funcs {
-		started := map[*ssa.Function]bool{}
+		calls[fn] = slices.Clone(idx.calls[fn])
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if g, ok := instr.(*ssa.Go); ok {
-					for _, callee := range c.callees(g) {
-						started[callee] = true
-						starts = append(starts, callee)
-					}
+				if _, ok := instr.(*ssa.Go); ok {
 					continue
-				}
-				if call, ok := instr.(ssa.CallInstruction); ok {
-					calls[fn] = append(calls[fn], c.callees(call)...)
 				}
 				ops = instr.Operands(ops[:0])
 				for _, op := range ops {
@@ -54,7 +49,7 @@ func (c *checker) goReach() *goReach {
 		// go statement's operand is counted as a call above.
 		kept := calls[fn][:0]
 		for _, f := range calls[fn] {
-			if !started[f] || f.Parent() == nil {
+			if !idx.startedIn[fn][f] || f.Parent() == nil {
 				kept = append(kept, f)
 			}
 		}
@@ -63,7 +58,7 @@ func (c *checker) goReach() *goReach {
 			called[f] = true
 		}
 	}
-	for _, s := range starts {
+	for _, s := range idx.started {
 		r.walk(calls, s, func(fn *ssa.Function) bool {
 			if r.from[fn] == nil {
 				r.from[fn] = map[*ssa.Function]bool{}
@@ -75,12 +70,8 @@ func (c *checker) goReach() *goReach {
 			return true
 		})
 	}
-	isStart := map[*ssa.Function]bool{}
-	for _, s := range starts {
-		isStart[s] = true
-	}
 	for _, fn := range c.funcs {
-		if called[fn] || isStart[fn] {
+		if called[fn] || len(idx.starts[fn]) > 0 {
 			continue
 		}
 		r.walk(calls, fn, func(f *ssa.Function) bool {
@@ -127,4 +118,58 @@ func (c *checker) sameGoroutines(f, g *ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+// A callIndex records, once for the package, what its calls and go
+// statements reach.
+type callIndex struct {
+	// calls lists, per function, the callees of its calls other than
+	// go statements.
+	calls map[*ssa.Function][]*ssa.Function
+	// called marks the functions such a call reaches.
+	called map[*ssa.Function]bool
+	// starts lists, per started function, the go statements starting
+	// it; started lists those functions in source order.
+	starts  map[*ssa.Function][]*ssa.Go
+	started []*ssa.Function
+	// startedIn marks, per function, the functions its go statements
+	// start.
+	startedIn map[*ssa.Function]map[*ssa.Function]bool
+}
+
+// callIndex computes c.index on first use.
+func (c *checker) callIndex() *callIndex {
+	if c.index != nil {
+		return c.index
+	}
+	x := &callIndex{calls: map[*ssa.Function][]*ssa.Function{}, called: map[*ssa.Function]bool{},
+		starts: map[*ssa.Function][]*ssa.Go{}, startedIn: map[*ssa.Function]map[*ssa.Function]bool{}}
+	c.index = x
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				g, isGo := instr.(*ssa.Go)
+				for _, callee := range c.callees(call) {
+					if !isGo {
+						x.calls[fn] = append(x.calls[fn], callee)
+						x.called[callee] = true
+						continue
+					}
+					if len(x.starts[callee]) == 0 {
+						x.started = append(x.started, callee)
+					}
+					x.starts[callee] = append(x.starts[callee], g)
+					if x.startedIn[fn] == nil {
+						x.startedIn[fn] = map[*ssa.Function]bool{}
+					}
+					x.startedIn[fn][callee] = true
+				}
+			}
+		}
+	}
+	return x
 }

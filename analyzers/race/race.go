@@ -57,6 +57,7 @@ type checker struct {
 	retPaths    map[*ssa.Function]paramPath    // see returnedPath
 	freshParams map[*ssa.Parameter]bool        // see freshParam
 	reach       *goReach                       // see goReach
+	index       *callIndex                     // see callIndex
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

@@ -208,35 +208,13 @@ func (sp *spawner) setupOf(g *goroutine) map[ssa.Instruction]bool {
 func (c *checker) goSetup(fn *ssa.Function) map[ssa.Instruction]bool {
 	if c.setups == nil {
 		c.setups = map[*ssa.Function]map[ssa.Instruction]bool{}
-		starts := map[*ssa.Function][]*ssa.Go{}
-		var order []*ssa.Function // the started functions, in source order
-		called := map[*ssa.Function]bool{}
-		for _, f := range c.funcs {
-			for _, b := range f.Blocks {
-				for _, instr := range b.Instrs {
-					call, ok := instr.(ssa.CallInstruction)
-					if !ok {
-						continue
-					}
-					for _, callee := range c.callees(call) {
-						if g, ok := instr.(*ssa.Go); ok {
-							if len(starts[callee]) == 0 {
-								order = append(order, callee)
-							}
-							starts[callee] = append(starts[callee], g)
-						} else {
-							called[callee] = true
-						}
-					}
-				}
-			}
-		}
+		idx := c.callIndex()
 		// In a fixed order: setupOf computes summaries, and a summary
 		// computed inside a recursion sees its callers' partial ones.
-		for _, f := range order {
-			gos := starts[f]
+		for _, f := range idx.started {
+			gos := idx.starts[f]
 			spawner := gos[0].Parent()
-			if called[f] || spawner == f {
+			if idx.called[f] || spawner == f {
 				continue
 			}
 			var setup map[ssa.Instruction]bool
