@@ -133,11 +133,7 @@ func (c *checker) classifyAddr(addr ssa.Value) (object, ssa.Value, string, bool)
 		if !ok {
 			root, path = nil, ""
 		}
-		obj := object{key: "field:" + typeKey(st) + "." + f.Name(), name: fieldName(st, f)}
-		if n, ok := types.Unalias(st).(*types.Named); ok {
-			obj.test = c.declaredInTest(n.Obj())
-		}
-		return obj, root, path + "." + f.Name(), true
+		return c.fieldObject(st, f), root, path + "." + f.Name(), true
 	case *ssa.Global:
 		obj, ok := addr.Object().(*types.Var)
 		if !ok || isSyncType(obj.Type()) {
@@ -164,6 +160,16 @@ func (c *checker) classifyAddr(addr ssa.Value) (object, ssa.Value, string, bool)
 		return object{key: "deref:" + c.pass.Fset.Position(addr.Pos()).String(), name: "*" + addr.Name() + " in " + funcName(addr.Parent())}, addr, "", true
 	}
 	return object{}, nil, "", false
+}
+
+// fieldObject names field f of struct type st: all instances of st
+// together, memory of the test program when a test file declares st.
+func (c *checker) fieldObject(st types.Type, f *types.Var) object {
+	obj := object{key: "field:" + typeKey(st) + "." + f.Name(), name: fieldName(st, f)}
+	if n, ok := types.Unalias(st).(*types.Named); ok {
+		obj.test = c.declaredInTest(n.Obj())
+	}
+	return obj
 }
 
 // localObject names a local variable shared by reference.

@@ -122,7 +122,8 @@ func (c *checker) subfields(obj object, t types.Type) []subfield {
 		if f.Name() == "_" || isSyncType(f.Type()) || !f.Exported() && f.Pkg() != c.pass.Pkg {
 			continue
 		}
-		sub := object{key: "field:" + typeKey(t) + "." + f.Name(), name: fieldName(t, f), test: obj.test, whole: obj.key, wholeName: obj.name}
+		sub := c.fieldObject(t, f)
+		sub.test, sub.whole, sub.wholeName = obj.test, obj.key, obj.name
 		out = append(out, subfield{obj: sub, name: f.Name()})
 	}
 	return out
