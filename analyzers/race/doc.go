@@ -24,6 +24,14 @@
 //     Functions named like fooLocked are taken to run under the lock
 //     (the Go naming convention), since the lockset cannot always see it
 //     (a helper that returns with the lock held on some paths only).
+//     A lock that only two functions hold is a weak belief: on real code,
+//     such a field is mostly set up under a lock held for other reasons
+//     (Start, init, connect) before the goroutines that read it start. An
+//     unlocked read is then reported only when the code marks it: its
+//     function takes the lock elsewhere (a read after Unlock), an exported
+//     function writes the field under the lock (callers may do so at any
+//     time), or a test file declares the type. Unlocked writes are
+//     reported on any belief.
 //   - Wrong lock. An access that holds locks, but not the inferred guard,
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect. A write holding only the read lock of the guard

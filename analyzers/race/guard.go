@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"go/ast"
 	"sort"
 	"strings"
 
@@ -12,8 +13,18 @@ import (
 // usually locks means to always lock) when at least minGuardFuncs
 // functions, and at least minGuardShareNum/minGuardShareDen of the
 // functions accessing the object, hold it at all their accesses.
+//
+// Fewer than strongGuardFuncs locking functions make a weak belief: on
+// real code, a field written under a lock by one or two functions and
+// read without it elsewhere is mostly set up before the readers start
+// (Start, init, connect, then the serving goroutines) or is ordered by
+// something the analysis does not see. Under a weak belief, only the
+// unguarded accesses the code itself marks as suspect are reported: a
+// write, or an access in a function that takes the guard elsewhere (a
+// read after Unlock).
 const (
 	minGuardFuncs                      = 2
+	strongGuardFuncs                   = 3
 	minGuardShareNum, minGuardShareDen = 1, 2
 )
 
@@ -94,7 +105,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			continue
 		}
 		if len(a.held) == 0 {
-			if ownAccess(a, guard) {
+			if ownAccess(a, guard) || guarded < strongGuardFuncs && !a.write && !c.takesGuard(a.fn, guard) && !a.obj.test && !exportedWrites(accs, guard) {
 				continue
 			}
 			c.reportUnguarded(a, other, guard, guarded, funcs)
@@ -187,6 +198,72 @@ func (c *checker) reportReadLockedWrite(a, other *access, guard string) {
 		funcName(a.fn), a.obj.name, guard, funcName(other.fn), other.verb(), other.held)
 	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("writes %s holding only the read lock of %s", a.obj.name, guard), ""),
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}
+
+// lockedReader reports whether a function that only reads the object
+// holds guard to read it: the code locks to read, so it expects writes
+// while it runs.
+func lockedReader(accs []*access, guard string) bool {
+	writes := map[*ssa.Function]bool{}
+	for _, a := range accs {
+		if a.write {
+			writes[a.fn] = true
+		}
+	}
+	for _, a := range accs {
+		if !a.write && !writes[a.fn] && takenIn(a.held, guard) {
+			return true
+		}
+	}
+	return false
+}
+
+// exportedWrites reports whether a function that code outside the
+// package can call (or a literal declared in one) writes the object
+// under guard.
+func exportedWrites(accs []*access, guard string) bool {
+	for _, a := range accs {
+		if a.write && takenIn(a.held, guard) && exported(a.fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// exported reports whether code outside the package can call fn, or the
+// function that declares the literal fn.
+func exported(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return ast.IsExported(fn.Name())
+}
+
+// takenIn reports whether h holds guard, not only assumed held.
+func takenIn(h heldSet, guard string) bool {
+	for _, l := range h {
+		if l.Class == guard && !l.Assumed {
+			return true
+		}
+	}
+	return false
+}
+
+// takesGuard reports whether fn holds guard, taken by itself or its
+// callers, at one of its accesses or calls.
+func (c *checker) takesGuard(fn *ssa.Function, guard string) bool {
+	fi := c.info(fn)
+	for _, a := range fi.accesses {
+		if takenIn(a.held, guard) {
+			return true
+		}
+	}
+	for _, call := range fi.calls {
+		if takenIn(call.held, guard) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownAccess reports whether a is an access to a field of a value its

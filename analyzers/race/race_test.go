@@ -64,6 +64,7 @@ func TestAnalyzer(t *testing.T) {
 				{Access: warning.AccessWrite, Func: "(*collectors.peerStats).succ"},
 			},
 		}}},
+		{"a lock two functions take: a weak belief", &noFacts, "beliefs", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},
