@@ -14,6 +14,10 @@
 //
 //   - a cycle A→B→…→A between distinct classes (Kind lock-order-cycle):
 //     goroutines taking the locks along the different paths can deadlock;
+//     a cycle over three or more classes only when at most one of its
+//     edges is taken in callees (each such edge is a call path the
+//     analysis cannot check against the others, and on real packages
+//     such cycles were none of them feasible);
 //   - two instances of one class nested (from.mu then to.mu) with no
 //     ordering comparison between the two instances deciding which is
 //     first (lock-order-cycle): two goroutines with the instances swapped
