@@ -19,7 +19,7 @@ type Room struct {
 }
 
 type Seat struct {
-	mu  sync.Mutex
+	mu    sync.Mutex
 	venue *Venue
 }
 
