@@ -120,3 +120,42 @@ func BenchmarkHandoffMutex(b *testing.B) {
 	a.Unlock()
 	b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "handoffs/s")
 }
+
+// accessBody is a 4-goroutine test body of instrumented reads and
+// writes: whole reads a two-field struct whole at each read (each read
+// then checks both fields' histories), or one int field.
+func accessBody(whole bool) func() {
+	return func() {
+		var mu Mutex
+		var wg WaitGroup
+		var st struct{ fail, ok int }
+		for range 4 {
+			wg.Add(1)
+			Go(func() {
+				defer wg.Done()
+				for range 8 {
+					mu.Lock()
+					W(&st.ok, 0).V(st.ok + 1)
+					if whole {
+						_ = Rd(&st, 1)
+					} else {
+						_ = Rd(&st.fail, 1)
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+// BenchmarkExecAccess and BenchmarkExecAccessWhole run accessBody under
+// the random strategy: the cost of a read of one variable, and of a
+// struct read whole.
+func BenchmarkExecAccess(b *testing.B) {
+	execBench(b, &Config{Strategy: "random", Seed: 1}, accessBody(false))
+}
+
+func BenchmarkExecAccessWhole(b *testing.B) {
+	execBench(b, &Config{Strategy: "random", Seed: 1}, accessBody(true))
+}

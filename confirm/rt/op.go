@@ -129,11 +129,14 @@ type op struct {
 	c0    Case
 	cases []Case
 
-	addr  unsafe.Pointer // read/write/atomic
-	loc   int
-	delta int // wg.add
-	fn    func()
-	sub   *subtest // go (spawning a subtest) and subtest (waiting for it)
+	addr unsafe.Pointer // read/write/atomic
+	// fields are the offsets from addr of the fields a read or write of
+	// a whole struct accesses (see fieldOffsets); nil for one variable.
+	fields []uintptr
+	loc    int
+	delta  int // wg.add
+	fn     func()
+	sub    *subtest // go (spawning a subtest) and subtest (waiting for it)
 
 	// Results.
 	choice   int    // select case taken (-1 default)

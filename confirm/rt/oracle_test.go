@@ -205,6 +205,41 @@ func TestOracles(t *testing.T) {
 			wg.Go(func() { mu.Lock(); Read(unsafe.Pointer(&x), 1); _ = x; mu.Unlock() })
 			wg.Wait()
 		}, "", ""},
+		// A struct read whole races with a write of one of its fields
+		// (etcd's Summary copying fs.Counts while Succ does
+		// fs.Counts.Success++): the copy touches every field.
+		{"race: struct copied whole against a write of its second field", func(t *testing.T) {
+			var wg WaitGroup
+			var st struct{ stats struct{ fail, ok int } }
+			wg.Go(func() { W(&st.stats.ok, 0).V(st.stats.ok + 1) })
+			wg.Go(func() { _ = Rd(&st.stats, 1) })
+			wg.Wait()
+		}, FailRace, "data race"},
+		{"race: field read against a struct written whole", func(t *testing.T) {
+			var wg WaitGroup
+			var st struct{ fail, ok int }
+			wg.Go(func() { st = W(&st, 0).V(struct{ fail, ok int }{1, 2}) })
+			wg.Go(func() { _ = Rd(&st.ok, 1) })
+			wg.Wait()
+		}, FailRace, "data race"},
+		{"twin: struct copied whole under the writer's mutex", func(t *testing.T) {
+			var wg WaitGroup
+			var mu Mutex
+			var st struct{ stats struct{ fail, ok int } }
+			wg.Go(func() { mu.Lock(); W(&st.stats.ok, 0).V(st.stats.ok + 1); mu.Unlock() })
+			wg.Go(func() { mu.Lock(); _ = Rd(&st.stats, 1); mu.Unlock() })
+			wg.Wait()
+		}, "", ""},
+		{"twin: struct copied whole beside a write of a field outside it", func(t *testing.T) {
+			var wg WaitGroup
+			var st struct {
+				stats struct{ fail, ok int }
+				n     int
+			}
+			wg.Go(func() { W(&st.n, 0).V(1) })
+			wg.Go(func() { _ = Rd(&st.stats, 1) })
+			wg.Wait()
+		}, "", ""},
 		{"panic", func(t *testing.T) {
 			done := MakeChan[int](0)
 			Go(func() {

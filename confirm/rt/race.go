@@ -2,8 +2,10 @@ package rt
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -120,41 +122,122 @@ func (e *exec) execAccessLocked(g *G) {
 	if o.loc >= 0 && o.loc < len(e.siteLocs) && e.siteLocs[o.loc] && !slices.Contains(e.siteGs, g.id) {
 		e.siteGs = append(e.siteGs, g.id)
 	}
+	cur := accessRec{g: g.id, clk: g.vc.get(g.id), loc: o.loc, write: o.kind == opWrite}
+	if len(o.fields) == 0 {
+		e.accessAtLocked(g, o.addr, cur)
+		return
+	}
+	for _, off := range o.fields {
+		if e.accessAtLocked(g, unsafe.Add(o.addr, off), cur) {
+			return
+		}
+	}
+}
+
+// accessAtLocked compares the access cur of g with the earlier accesses
+// of addr, records it, and reports whether a race ended the execution.
+func (e *exec) accessAtLocked(g *G, addr unsafe.Pointer, cur accessRec) bool {
 	if e.shadow == nil {
 		e.shadow = make(map[chanKey]*shadow)
 	}
-	s := e.shadow[o.addr]
+	s := e.shadow[addr]
 	if s == nil {
 		s = &shadow{}
-		e.shadow[o.addr] = s
+		e.shadow[addr] = s
 	}
-	cur := accessRec{g: g.id, clk: g.vc.get(g.id), loc: o.loc, write: o.kind == opWrite}
+	hdr := g.op.hdr
 	racy := func(p *accessRec) bool { return p.g != g.id && p.clk > g.vc.get(p.g) }
 	if s.write != nil && racy(s.write) {
-		if e.raceLocked(o.hdr, *s.write, cur, true) {
-			return
+		if e.raceLocked(hdr, *s.write, cur, true) {
+			return true
 		}
 	}
 	if cur.write {
 		for i := range s.reads {
 			if racy(&s.reads[i]) {
-				if e.raceLocked(o.hdr, s.reads[i], cur, true) {
-					return
+				if e.raceLocked(hdr, s.reads[i], cur, true) {
+					return true
 				}
 				break
 			}
 		}
 		s.write = &cur
 		s.reads = s.reads[:0]
-		return
+		return false
 	}
 	for i := range s.reads {
 		if s.reads[i].g == g.id {
 			s.reads[i] = cur
-			return
+			return false
 		}
 	}
 	s.reads = append(s.reads, cur)
+	return false
+}
+
+// overlap reports whether the reads or writes a and b touch a common
+// address: the same variable, or a field of a struct the other reads or
+// writes whole.
+func overlap(a, b *op) bool {
+	if len(a.fields) == 0 && len(b.fields) == 0 {
+		return a.addr == b.addr
+	}
+	for _, x := range addrsOf(a) {
+		for _, y := range addrsOf(b) {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addrsOf lists the addresses an access touches.
+func addrsOf(o *op) []unsafe.Pointer {
+	if len(o.fields) == 0 {
+		return []unsafe.Pointer{o.addr}
+	}
+	out := make([]unsafe.Pointer, len(o.fields))
+	for i, off := range o.fields {
+		out[i] = unsafe.Add(o.addr, off)
+	}
+	return out
+}
+
+// fieldCache maps a struct type to its fieldOffsets.
+var fieldCache sync.Map
+
+// fieldOffsets returns the offsets of the fields a read or write of a
+// whole value of type t touches, nested structs flattened, when t is a
+// struct whose fields do not all start at offset 0; nil otherwise (the
+// value's address is the one access).
+func fieldOffsets(t reflect.Type) []uintptr {
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	if v, ok := fieldCache.Load(t); ok {
+		return v.([]uintptr)
+	}
+	offs := appendFieldOffsets(nil, t, 0)
+	if len(offs) < 2 {
+		offs = nil
+	}
+	fieldCache.Store(t, offs)
+	return offs
+}
+
+func appendFieldOffsets(offs []uintptr, t reflect.Type, base uintptr) []uintptr {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case f.Type.Size() == 0:
+		case f.Type.Kind() == reflect.Struct:
+			offs = appendFieldOffsets(offs, f.Type, base+f.Offset)
+		case len(offs) == 0 || offs[len(offs)-1] != base+f.Offset:
+			offs = append(offs, base+f.Offset)
+		}
+	}
+	return offs
 }
 
 // parkedRaceLocked fires the race oracle when two goroutines are parked at
@@ -163,7 +246,7 @@ func (e *exec) execAccessLocked(g *G) {
 func (e *exec) parkedRaceLocked(acc []*G) {
 	for i, a := range acc {
 		for _, b := range acc[i+1:] {
-			if a.op.addr != b.op.addr || (a.op.kind == opRead && b.op.kind == opRead) {
+			if !overlap(&a.op, &b.op) || (a.op.kind == opRead && b.op.kind == opRead) {
 				continue
 			}
 			if e.raceLocked(a.op.hdr,

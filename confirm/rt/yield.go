@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -59,14 +60,14 @@ func Write(addr unsafe.Pointer, loc int) { access(callerPC(), opWrite, addr, loc
 // of evaluation loads the value (after the calls and receives to its
 // left), and Rd returns the value loaded after it.
 func Rd[T any](p *T, loc int) T {
-	access(callerPC(), opRead, unsafe.Pointer(p), loc)
+	accessOf[T](callerPC(), opRead, unsafe.Pointer(p), loc)
 	return *p
 }
 
 // RdP is Rd for a value that must stay addressable (an array that is
 // indexed or sliced): x becomes (*RdP(&x, loc)).
 func RdP[T any](p *T, loc int) *T {
-	access(callerPC(), opRead, unsafe.Pointer(p), loc)
+	accessOf[T](callerPC(), opRead, unsafe.Pointer(p), loc)
 	return p
 }
 
@@ -85,7 +86,7 @@ func W[T any](p *T, loc int) Writer[T] { return Writer[T]{p: p, loc: loc} }
 // V is the scheduling point of w, after the value v was evaluated; it
 // returns v.
 func (w Writer[T]) V(v T) T {
-	access(callerPC(), opWrite, unsafe.Pointer(w.p), w.loc)
+	accessOf[T](callerPC(), opWrite, unsafe.Pointer(w.p), w.loc)
 	return v
 }
 
@@ -95,6 +96,18 @@ func access(pc uintptr, kind opKind, addr unsafe.Pointer, loc int) {
 		return
 	}
 	g.op = op{kind: kind, pc: pc, addr: addr, loc: loc, hdr: e.varHdrLocked(addr)}
+	e.point(g)
+}
+
+// accessOf is access for a value of type T: a struct read or written
+// whole (peer := s.peer) accesses each of its fields, so that it races
+// with an access of one of them (s.peer.count++).
+func accessOf[T any](pc uintptr, kind opKind, addr unsafe.Pointer, loc int) {
+	e, g, md := enter()
+	if md != modeCtl {
+		return
+	}
+	g.op = op{kind: kind, pc: pc, addr: addr, loc: loc, hdr: e.varHdrLocked(addr), fields: fieldOffsets(reflect.TypeFor[T]())}
 	e.point(g)
 }
 
