@@ -446,17 +446,91 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 	if c.ownedElement(v, caller) {
 		return true
 	}
+	if inner, arg := c.passedThrough(v); inner != nil {
+		// h, err := fill(row, &Host{}); valid(h): the object fill was
+		// handed and gave back, still unpublished at this call.
+		return inner.Parent() == caller && c.freshArg(caller, call, arg) && c.escapesOf(caller).before(v, call)
+	}
 	root, _, ok := c.trace(v, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
 	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) {
 		return false
 	}
-	esc := c.escs[caller]
+	return c.escapesOf(caller).before(alloc, call)
+}
+
+// escapesOf returns the escapes of fn, computed on first use.
+func (c *checker) escapesOf(fn *ssa.Function) *escapes {
+	esc := c.escs[fn]
 	if esc == nil {
-		esc = newEscapes(caller, c.locked, c.handsOff)
-		c.escs[caller] = esc
+		esc = newEscapes(fn, c.locked, c.handsOff)
+		c.escs[fn] = esc
 	}
-	return esc.before(alloc, call)
+	return esc
+}
+
+// passedThrough returns the call v is the first result of, and the
+// argument that call's function returns as that result, when the
+// function returns that parameter or nil on every path and lets it out
+// nowhere else (a filler returning the object it was handed); nil
+// otherwise.
+func (c *checker) passedThrough(v ssa.Value) (*ssa.Call, ssa.Value) {
+	if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
+		v = ext.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, nil
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || !c.isLocal(callee) || len(callee.Params) != len(call.Call.Args) {
+		return nil, nil
+	}
+	k, ok := c.returnedParams[callee]
+	if !ok {
+		k = returnedParam(callee)
+		c.returnedParams[callee] = k
+	}
+	if k < 0 {
+		return nil, nil
+	}
+	return call, call.Call.Args[k]
+}
+
+// returnedParam returns the index of the pointer parameter that fn
+// returns as its first result on every return (or nil instead), when
+// fn lets it out nowhere else; -1 otherwise.
+func returnedParam(fn *ssa.Function) int {
+	k := -1
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		switch r := ret.Results[0].(type) {
+		case *ssa.Const:
+			if !r.IsNil() {
+				return -1
+			}
+		case *ssa.Parameter:
+			i := indexOfParam(fn, r)
+			if i < 0 || k >= 0 && i != k || !isPointer(r.Type()) {
+				return -1
+			}
+			k = i
+		default:
+			return -1
+		}
+	}
+	if k < 0 {
+		return -1
+	}
+	for _, p := range escapePoints(fn.Params[k], fn.Params[k], 0, nil, nil) {
+		if _, isRet := p.(*ssa.Return); !isRet {
+			return -1
+		}
+	}
+	return k
 }
 
 // freshParam reports whether every call of p's function, an unexported

@@ -31,33 +31,34 @@ var Analyzer = &analysis.Analyzer{
 
 // checker holds the state of one run of the analyzer over one package.
 type checker struct {
-	pass        *analysis.Pass
-	res         *warning.Result
-	pkg         *ssa.Package
-	funcs       []*ssa.Function
-	caps        *captures
-	locks       *lockset.Result
-	onceFuncs   map[*ssa.Function]bool
-	infos       map[*ssa.Function]*funcInfo
-	sums        map[*ssa.Function]*summary
-	starts      map[token.Pos]token.Pos // selector, call and go positions -> expression start
-	impls       map[implKey][]*ssa.Function
-	reported    map[reportKey]bool
-	ctx         contexts
-	names       map[*ssa.Function]string
-	escs        map[*ssa.Function]*escapes                 // for freshReceiver
-	freshFuncs  map[*ssa.Function]bool                     // see fresh
-	closes      *closeFacts                                // see closeorder.go
-	setups      map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
-	converted   map[*types.TypeName]bool                   // see implementations
-	spawners    map[*ssa.Function]*spawner                 // see newSpawner
-	backgrounds map[ssa.CallInstruction]background         // see callBackground
-	byObj       map[types.Object]*ssa.Function
-	replacing   map[*ssa.Function][]*ssa.Store // see detached
-	retPaths    map[*ssa.Function]paramPath    // see returnedPath
-	freshParams map[*ssa.Parameter]bool        // see freshParam
-	reach       *goReach                       // see goReach
-	index       *callIndex                     // see callIndex
+	pass           *analysis.Pass
+	res            *warning.Result
+	pkg            *ssa.Package
+	funcs          []*ssa.Function
+	caps           *captures
+	locks          *lockset.Result
+	onceFuncs      map[*ssa.Function]bool
+	infos          map[*ssa.Function]*funcInfo
+	sums           map[*ssa.Function]*summary
+	starts         map[token.Pos]token.Pos // selector, call and go positions -> expression start
+	impls          map[implKey][]*ssa.Function
+	reported       map[reportKey]bool
+	ctx            contexts
+	names          map[*ssa.Function]string
+	escs           map[*ssa.Function]*escapes                 // for freshReceiver
+	freshFuncs     map[*ssa.Function]bool                     // see fresh
+	closes         *closeFacts                                // see closeorder.go
+	setups         map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
+	converted      map[*types.TypeName]bool                   // see implementations
+	spawners       map[*ssa.Function]*spawner                 // see newSpawner
+	backgrounds    map[ssa.CallInstruction]background         // see callBackground
+	byObj          map[types.Object]*ssa.Function
+	replacing      map[*ssa.Function][]*ssa.Store // see detached
+	retPaths       map[*ssa.Function]paramPath    // see returnedPath
+	freshParams    map[*ssa.Parameter]bool        // see freshParam
+	returnedParams map[*ssa.Function]int          // see passedThrough
+	reach          *goReach                       // see goReach
+	index          *callIndex                     // see callIndex
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -76,20 +77,21 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		return nil, fmt.Errorf("race: no SSA for package %s", pass.Pkg.Path())
 	}
 	c := &checker{
-		pass:        pass,
-		res:         &warning.Result{},
-		pkg:         ssaRes.Pkg,
-		funcs:       ssaRes.SrcFuncs,
-		infos:       map[*ssa.Function]*funcInfo{},
-		sums:        map[*ssa.Function]*summary{},
-		impls:       map[implKey][]*ssa.Function{},
-		replacing:   map[*ssa.Function][]*ssa.Store{},
-		retPaths:    map[*ssa.Function]paramPath{},
-		freshParams: map[*ssa.Parameter]bool{},
-		reported:    map[reportKey]bool{},
-		names:       map[*ssa.Function]string{},
-		escs:        map[*ssa.Function]*escapes{},
-		freshFuncs:  map[*ssa.Function]bool{},
+		pass:           pass,
+		res:            &warning.Result{},
+		pkg:            ssaRes.Pkg,
+		funcs:          ssaRes.SrcFuncs,
+		infos:          map[*ssa.Function]*funcInfo{},
+		sums:           map[*ssa.Function]*summary{},
+		impls:          map[implKey][]*ssa.Function{},
+		replacing:      map[*ssa.Function][]*ssa.Store{},
+		retPaths:       map[*ssa.Function]paramPath{},
+		freshParams:    map[*ssa.Parameter]bool{},
+		returnedParams: map[*ssa.Function]int{},
+		reported:       map[reportKey]bool{},
+		names:          map[*ssa.Function]string{},
+		escs:           map[*ssa.Function]*escapes{},
+		freshFuncs:     map[*ssa.Function]bool{},
 	}
 	if inGOROOT(pass) {
 		// The standard library is not analyzed: its races are not the
