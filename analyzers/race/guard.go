@@ -76,7 +76,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 	}
 	var withGuard []*access
 	for _, a := range accs {
-		if a.held.has(guard) {
+		if a.held.has(guard) && (!a.held.readOnly(guard) || c.ownReadLock(a, guard)) {
 			withGuard = append(withGuard, a)
 		}
 	}
@@ -93,7 +93,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 				}
 				continue
 			}
-			if a.write && a.held.readOnly(guard) {
+			if a.write && a.held.readOnly(guard) && c.ownReadLock(a, guard) {
 				if other := conflicting(a, withGuard); other != nil {
 					c.reportReadLockedWrite(a, other, guard)
 				}
@@ -243,6 +243,33 @@ func exported(fn *ssa.Function) bool {
 func takenIn(h heldSet, guard string) bool {
 	for _, l := range h {
 		if l.Class == guard && !l.Assumed {
+			return true
+		}
+	}
+	return false
+}
+
+// ownReadLock reports whether the read lock of guard that a holds may be
+// the one of the object a accesses: not when neither is known (a copy
+// being filled, copy := list[n-1], under the read lock of the value it
+// copies), nor when a goes through one parameter holding the lock of
+// another. Such an access is neither a write under the read lock nor
+// evidence of what the guard protects.
+func (c *checker) ownReadLock(a *access, guard string) bool {
+	if a.instr == nil || len(a.chain) > 0 {
+		return true
+	}
+	p, isParam := a.root.(*ssa.Parameter)
+	for _, l := range c.locks.HeldBefore(a.instr) {
+		if l.Class != guard {
+			continue
+		}
+		switch {
+		case isParam && p.Parent() == a.fn:
+			if k, _, ok := instParam(l.Inst); ok && k == paramIndex(p) {
+				return true
+			}
+		case a.root != nil || l.Inst != "":
 			return true
 		}
 	}

@@ -202,6 +202,25 @@ func (r *Registry) Touch(k string) {
 	r.mu.RUnlock()
 }
 
+// Snapshots copies the last registry of list under its read lock into a
+// registry it makes: the writes are to the copy, not under the read lock
+// of the registry they write. Silent.
+func Snapshots(list []*Registry) []*Registry {
+	out := make([]*Registry, len(list))
+	copy(out, list)
+	n := len(list) - 1
+	out[n] = &Registry{}
+	cp := out[n]
+	last := list[n]
+	last.mu.RLock()
+	cp.names = make(map[string]int, len(last.names))
+	for k, v := range last.names {
+		cp.names[k] = v
+	}
+	last.mu.RUnlock()
+	return out
+}
+
 // locked is an unexported helper that is only called with r.mu held.
 func (r *Registry) locked() int {
 	return len(r.names)
