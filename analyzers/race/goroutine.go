@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -373,7 +374,7 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 	byLoc := map[loc][]*access{}
 	for _, a := range g.accesses {
-		if unrooted(a) || sp.definedInLoop(a.root, g.stmt) || c.goroutineOwn(a.root, sp.fi.fn) {
+		if unrooted(a) || sp.definedInLoop(a.root, g.stmt) || c.goroutineOwn(a.root, sp.fi.fn) || c.perIteration(sp, g, a) {
 			continue
 		}
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
@@ -395,6 +396,23 @@ func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 		}
 		c.reportShared(a, "goroutine "+g.name, g.name, b, "another instance of "+g.name, g.name)
 	}
+}
+
+// perIteration reports whether a reaches its memory through an element
+// of a slice or map that the loop hands to each goroutine it starts (for
+// _, l := range c.links { go func(l *Link) { l.add(t) }(l) }): each
+// instance works on its own element.
+func (c *checker) perIteration(sp *spawner, g *goroutine, a *access) bool {
+	for _, arg := range g.stmt.Common().Args {
+		if !sp.definedInLoop(arg, g.stmt) {
+			continue
+		}
+		root, path, ok := c.trace(arg, 0)
+		if ok && root == a.root && path != "" && strings.HasPrefix(a.path, path) && strings.ContainsAny(path, "[{") {
+			return true
+		}
+	}
+	return false
 }
 
 // checkPair reports memory shared by two goroutines of one spawner.
