@@ -158,7 +158,14 @@
 // WaitGroup.Done, itself or through its calls); values handed over through
 // a channel (their origin is unknown, so they are never matched); and
 // variables declared inside the loop body of a go statement in a loop
-// (every iteration's goroutine has its own).
+// (every iteration's goroutine has its own), nor the slice or map
+// element the loop hands to each goroutine it starts (for _, l := range
+// c.links { go func(l *Link) { l.add(t) }(l) }); and what a benchmark
+// (func BenchmarkX(b *testing.B) of a test file) shares with the
+// package's goroutines other than its own variables: it runs the
+// package on fixtures it builds (a fake connection, a state preset so
+// that connecting is skipped), and whether its goroutines meet the
+// package's turns on that setup.
 //
 // The lock-discipline check reports only where the code shows the
 // unguarded access can run concurrently (after RacerD, precision before
@@ -167,7 +174,8 @@
 // reported either: accesses in a method only called on memory its caller
 // has not published (a constructor calling init, or a function whose
 // first argument, or only argument of the package's struct types, is the
-// object being built: fill(c, builder)); in a function whose
+// object being built: fill(c, builder); also one a filler was handed and
+// gave back: h, err := fill(row, &Host{}); valid(h)); in a function whose
 // only callers in the package are its tests (a test calling a helper
 // directly), or that the package never calls itself nor starts (a
 // callback another package stores, a heap.Interface method container/heap

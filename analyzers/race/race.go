@@ -56,9 +56,10 @@ type checker struct {
 	replacing      map[*ssa.Function][]*ssa.Store // see detached
 	retPaths       map[*ssa.Function]paramPath    // see returnedPath
 	freshParams    map[*ssa.Parameter]bool        // see freshParam
-	returnedParams map[*ssa.Function]int          // see passedThrough
-	reach          *goReach                       // see goReach
-	index          *callIndex                     // see callIndex
+	returnedParams map[*ssa.Function]int
+	benchmarks     map[string]bool // the names of the benchmarks' functions; see inBenchmark          // see passedThrough
+	reach          *goReach        // see goReach
+	index          *callIndex      // see callIndex
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
