@@ -200,24 +200,6 @@ func (c *checker) reportReadLockedWrite(a, other *access, guard string) {
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
 }
 
-// lockedReader reports whether a function that only reads the object
-// holds guard to read it: the code locks to read, so it expects writes
-// while it runs.
-func lockedReader(accs []*access, guard string) bool {
-	writes := map[*ssa.Function]bool{}
-	for _, a := range accs {
-		if a.write {
-			writes[a.fn] = true
-		}
-	}
-	for _, a := range accs {
-		if !a.write && !writes[a.fn] && takenIn(a.held, guard) {
-			return true
-		}
-	}
-	return false
-}
-
 // exportedWrites reports whether a function that code outside the
 // package can call (or a literal declared in one) writes the object
 // under guard.
