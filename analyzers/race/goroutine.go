@@ -372,6 +372,9 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 // same go statement in a loop share: rooted outside the loop, so every
 // iteration's goroutine sees the same variable.
 func (c *checker) checkInstances(sp *spawner, g *goroutine) {
+	if sp.joinsEachRound(g) {
+		return
+	}
 	byLoc := map[loc][]*access{}
 	for _, a := range g.accesses {
 		if unrooted(a) || sp.definedInLoop(a.root, g.stmt) || c.goroutineOwn(a.root, sp.fi.fn) || c.perIteration(sp, g, a) {

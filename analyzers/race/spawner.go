@@ -107,6 +107,34 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	return !reachesAvoiding(g.stmt, sp.index[g.stmt], instr, func(x ssa.Instruction) bool { return isWait[x] })
 }
 
+// joinsEachRound reports whether the loop around go statement g waits
+// for its goroutines before it starts the next one: every path from g
+// back to g passes a WaitGroup.Wait, and the goroutine signals (go
+// recv(); go send(); wg.Wait() in a reconnect loop). Other waits in the
+// loop (a receive of the next request) join nothing.
+func (sp *spawner) joinsEachRound(g *goroutine) bool {
+	if !g.signals {
+		return false
+	}
+	joins := map[ssa.Instruction]bool{}
+	for _, w := range sp.waits {
+		if call, ok := w.(ssa.CallInstruction); ok && isWaitGroupWait(call.Common()) {
+			joins[w] = true
+		}
+	}
+	return len(joins) > 0 && !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return joins[x] })
+}
+
+// isWaitGroupWait reports whether common calls (*sync.WaitGroup).Wait.
+func isWaitGroupWait(common *ssa.CallCommon) bool {
+	callee := common.StaticCallee()
+	if callee == nil || callee.Name() != "Wait" || callee.Signature.Recv() == nil {
+		return false
+	}
+	n, ok := derefNamedType(callee.Signature.Recv().Type())
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
+}
+
 // accessesAfter returns the spawner's accesses, its own and, unless
 // ownOnly, those of the functions it calls, that may run after go
 // statement g while g's goroutine runs.
