@@ -353,9 +353,13 @@ func (c *checker) freshBase(addr ssa.Value) *ssa.Call {
 // first result a new object that nothing else holds: on every return an
 // object it allocates (&T{...}, or a copy: sl := *l; return &sl), or the
 // result of a call of such a function, that has not escaped otherwise.
+// So does sync.Pool's Get.
 func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	if r, ok := c.freshFuncs[fn]; ok {
 		return r
+	}
+	if isPoolGet(fn) {
+		return true
 	}
 	if depth > 3 || fn.Signature.Results().Len() == 0 {
 		return false
@@ -409,6 +413,17 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	}
 	c.freshFuncs[fn] = ok
 	return ok
+}
+
+// isPoolGet reports whether fn is (*sync.Pool).Get: what it returns, no
+// one else holds until it is put back (set := pool.Get().(*Set), then
+// filled before it is returned).
+func isPoolGet(fn *ssa.Function) bool {
+	if fn.Name() != "Get" || fn.Signature.Recv() == nil {
+		return false
+	}
+	n, ok := derefNamedType(fn.Signature.Recv().Type())
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Pool"
 }
 
 // ownedElement reports whether addr is reached from an element of a map
