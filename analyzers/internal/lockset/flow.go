@@ -467,6 +467,10 @@ func (e *engine) edge(b *ssa.BasicBlock, si int, st state) state {
 		return st
 	}
 	op, ok := e.cls.Op(&call.Call)
+	if !ok {
+		op, ok = e.cls.LockerOp(&call.Call)
+		ok = ok && e.noLockEffect(call.Call.StaticCallee())
+	}
 	if !ok || op.Kind != OpTryAcquire {
 		return st
 	}

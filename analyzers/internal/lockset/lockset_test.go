@@ -33,7 +33,13 @@ var probe = &analysis.Analyzer{
 					switch callee.Name() {
 					case "probe":
 						held := res.HeldBefore(call)
-						pass.Reportf(call.Pos(), "held: %s", held.Describe())
+						desc := held.Describe()
+						for _, l := range held {
+							if l.Assumed {
+								desc += " [assumed " + l.Class + "]"
+							}
+						}
+						pass.Reportf(call.Pos(), "held: %s", desc)
 					case "class":
 						arg := call.Call.Args[0]
 						if mi, ok := arg.(*ssa.MakeInterface); ok && !types.IsInterface(mi.X.Type()) {

@@ -169,11 +169,20 @@ func (c *Classifier) syncOp(name string, obj *types.Func, recv ssa.Value) (Op, b
 }
 
 // lockerMethod is methodOp for a method with the name and signature of a
-// mutex's Lock, RLock, Unlock or RUnlock (not a TryLock: a sync.Locker's
-// operations).
+// mutex's Lock, RLock, Unlock or RUnlock, or of its TryLock or TryRLock
+// (no parameters, one bool result: a Locker built on a channel whose
+// TryLock follows sync.Mutex's).
 func lockerMethod(name string, sig *types.Signature) (OpKind, Mode, bool) {
 	kind, mode, ok := methodOp(name)
-	if !ok || kind == OpTryAcquire || sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+	if !ok || sig.Params().Len() != 0 {
+		return 0, 0, false
+	}
+	res := sig.Results()
+	if kind == OpTryAcquire {
+		if res.Len() != 1 || !types.Identical(res.At(0).Type(), types.Typ[types.Bool]) {
+			return 0, 0, false
+		}
+	} else if res.Len() != 0 {
 		return 0, 0, false
 	}
 	return kind, mode, true

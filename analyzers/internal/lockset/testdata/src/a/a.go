@@ -288,3 +288,27 @@ func (b *genericBox[T]) Update(v T, fs ...func(T) T) {
 	probe() // want `held: \(a.genericBox\).mu`
 	b.set(v)
 }
+
+// A chanLock is a Locker built on a channel; its TryLock, like
+// sync.Mutex's, holds the lock where it returned true.
+type chanLock struct{ ch chan struct{} }
+
+func (l *chanLock) Lock()   { l.ch <- struct{}{} }
+func (l *chanLock) Unlock() { <-l.ch }
+func (l *chanLock) TryLock() bool {
+	select {
+	case l.ch <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func tryLocker() {
+	l := &chanLock{ch: make(chan struct{}, 1)}
+	if l.TryLock() {
+		probe() // want `held: a.tryLocker.complit$`
+		l.Unlock()
+	}
+	probe() // want `held: $`
+}
