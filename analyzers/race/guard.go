@@ -20,8 +20,10 @@ import (
 // (Start, init, connect, then the serving goroutines) or is ordered by
 // something the analysis does not see. Under a weak belief, only the
 // unguarded accesses the code itself marks as suspect are reported: a
-// write, or an access in a function that takes the guard elsewhere (a
-// read after Unlock).
+// write, an access in a function that takes the guard elsewhere (a read
+// after Unlock), an access to a field an exported function writes under
+// the guard (callers may do so at any time), or to a type a test file
+// declares.
 const (
 	minGuardFuncs                      = 2
 	strongGuardFuncs                   = 3
@@ -242,10 +244,12 @@ func (c *checker) ownReadLock(a *access, guard string) bool {
 		return true
 	}
 	p, isParam := a.root.(*ssa.Parameter)
+	found := false
 	for _, l := range c.locks.HeldBefore(a.instr) {
 		if l.Class != guard {
 			continue
 		}
+		found = true
 		switch {
 		case isParam && p.Parent() == a.fn:
 			if k, _, ok := instParam(l.Inst); ok && k == paramIndex(p) {
@@ -255,7 +259,7 @@ func (c *checker) ownReadLock(a *access, guard string) bool {
 			return true
 		}
 	}
-	return false
+	return !found // held through the callers' context: not known
 }
 
 // takesGuard reports whether fn holds guard, taken by itself or its
