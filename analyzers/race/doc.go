@@ -165,7 +165,13 @@
 // package's goroutines other than its own variables: it runs the
 // package on fixtures it builds (a fake connection, a state preset so
 // that connecting is skipped), and whether its goroutines meet the
-// package's turns on that setup.
+// package's turns on that setup. Nor, in a test function, what a
+// goroutine a call left running does only after receiving from a channel
+// field that nothing sends on or closes before the test's access: the
+// test names the client, then sends it what its write loop waits for.
+// The channel must be made for the field alone and never leave it, and
+// the test, the calls before its access, and the goroutine itself must
+// not send on it.
 //
 // The lock-discipline check reports only where the code shows the
 // unguarded access can run concurrently (after RacerD, precision before

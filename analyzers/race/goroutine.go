@@ -266,7 +266,7 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 				continue
 			}
 		}
-		if a := conflicting(b, byLoc[b.loc()]); a != nil {
+		if a := conflicting(b, byLoc[b.loc()]); a != nil && !c.gatedAfter(a, b, sp.fi.fn) {
 			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
 	}

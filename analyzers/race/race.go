@@ -57,7 +57,8 @@ type checker struct {
 	retPaths       map[*ssa.Function]paramPath    // see returnedPath
 	freshParams    map[*ssa.Parameter]bool        // see freshParam
 	returnedParams map[*ssa.Function]int
-	benchmarks     map[string]bool // the names of the benchmarks' functions; see inBenchmark          // see passedThrough
+	benchmarks     map[string]bool // the names of the benchmarks' functions; see inBenchmark
+	chanUses       map[string]bool // channel fields whose values escape; see chanEscapes          // see passedThrough
 	reach          *goReach        // see goReach
 	index          *callIndex      // see callIndex
 	// promotedSet holds the methods of unexported types promoted to

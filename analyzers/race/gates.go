@@ -1,0 +1,278 @@
+package race
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// gatedAfter reports whether a goroutine's access a, paired with the
+// access b of a test function that left the goroutine running, runs only
+// after a receive that no send can complete before b: the goroutine
+// reads cl.ID only after pk := <-cl.outbound, and nothing sends on
+// outbound before the test writes cl.ID (mochi's WriteLoop started by
+// newTestClient). Only channels held in struct fields whose values never
+// leave the receive, send or close that uses them count, and only a test
+// function's own view: no goroutine but the ones it starts runs beside
+// it.
+func (c *checker) gatedAfter(a, b *access, f *ssa.Function) bool {
+	if f.Parent() != nil || !strings.HasPrefix(f.Name(), "Test") || !c.inTestFile(f) {
+		return false
+	}
+	if a.instr == nil || a.instr.Block() == nil || funcName(a.instr.Parent()) != a.goroutine {
+		return false
+	}
+	var bi ssa.Instruction
+	switch {
+	case b.instr != nil && b.instr.Parent() == f:
+		bi = b.instr
+	case b.via != nil && b.via.Parent() == f:
+		bi = b.via
+	default:
+		return false
+	}
+	for _, k := range receivesBefore(c, a.instr) {
+		if c.chanEscapes(k) || c.sendsTo(a.instr.Parent(), k, map[*ssa.Function]bool{}) {
+			continue
+		}
+		if !c.sendsBefore(f, bi, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// receivesBefore lists the channel fields that instr's function receives
+// from on every path to instr: a receive in a block dominating it, or the
+// receive case of a select that leads to it.
+func receivesBefore(c *checker, instr ssa.Instruction) []string {
+	var keys []string
+	at := instr.Block()
+	for _, b := range instr.Parent().Blocks {
+		if !b.Dominates(at) {
+			continue
+		}
+		for _, x := range b.Instrs {
+			if x == instr {
+				break
+			}
+			if u, ok := x.(*ssa.UnOp); ok && u.Op == token.ARROW {
+				if k := c.chanKey(u.X); k != "" {
+					keys = append(keys, k)
+				}
+			}
+		}
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || len(b.Succs) != 2 || !b.Succs[0].Dominates(at) {
+			continue
+		}
+		if sel, i, ok := selectCase(ifi.Cond); ok && i < len(sel.States) && sel.States[i].Dir == types.RecvOnly {
+			if k := c.chanKey(sel.States[i].Chan); k != "" {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// selectCase matches cond, a test of which case a select took: the
+// select and the case index.
+func selectCase(cond ssa.Value) (*ssa.Select, int, bool) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL {
+		return nil, 0, false
+	}
+	ext, ok := bin.X.(*ssa.Extract)
+	k, isConst := bin.Y.(*ssa.Const)
+	if !ok || !isConst || ext.Index != 0 || k.Value == nil || k.Value.Kind() != constant.Int {
+		return nil, 0, false
+	}
+	sel, ok := ext.Tuple.(*ssa.Select)
+	if !ok || !sel.Blocking {
+		return nil, 0, false
+	}
+	i, exact := constant.Int64Val(k.Value)
+	return sel, int(i), exact
+}
+
+// chanKey names the channel field that v, a channel value, is loaded
+// from; "" when it is not a field.
+func (c *checker) chanKey(v ssa.Value) string {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return ""
+	}
+	fa, ok := u.X.(*ssa.FieldAddr)
+	if !ok {
+		return ""
+	}
+	st := derefType(fa.X.Type())
+	f := structField(st, fa.Field)
+	if f == nil || f.Pkg() != c.pass.Pkg {
+		return "" // a time.Ticker's C: sent on where the analysis cannot see
+	}
+	return c.fieldObject(st, f).key
+}
+
+// chanEscapes reports whether a value of channel field k is used other
+// than to receive from, send on, close or measure it, or is stored into
+// the field other than as a channel made for it alone: held elsewhere,
+// it may be sent on anywhere.
+func (c *checker) chanEscapes(k string) bool {
+	if c.chanUses == nil {
+		c.chanUses = map[string]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if st, ok := instr.(*ssa.Store); ok {
+						if key := c.chanKey(&ssa.UnOp{Op: token.MUL, X: st.Addr}); key != "" && !madeFor(st) {
+							c.chanUses[key] = true
+						}
+						continue
+					}
+					u, ok := instr.(*ssa.UnOp)
+					if !ok || u.Op != token.MUL {
+						continue
+					}
+					if _, isChan := u.Type().Underlying().(*types.Chan); !isChan {
+						continue
+					}
+					key := c.chanKey(u)
+					if key == "" {
+						continue
+					}
+					for _, r := range *u.Referrers() {
+						if !plainChanUse(r, u) {
+							c.chanUses[key] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return c.chanUses[k]
+}
+
+// madeFor reports whether st stores a channel made only to be stored
+// there.
+func madeFor(st *ssa.Store) bool {
+	mc, ok := st.Val.(*ssa.MakeChan)
+	if !ok {
+		return false
+	}
+	for _, r := range *mc.Referrers() {
+		if r != st {
+			if _, dbg := r.(*ssa.DebugRef); !dbg {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainChanUse reports whether r only receives from, sends on, closes or
+// measures the channel ch.
+func plainChanUse(r ssa.Instruction, ch ssa.Value) bool {
+	switch r := r.(type) {
+	case *ssa.UnOp:
+		return r.Op == token.ARROW
+	case *ssa.Send:
+		return r.Chan == ch
+	case *ssa.Select:
+		for _, st := range r.States {
+			if st.Send == ch {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		if b, ok := r.Call.Value.(*ssa.Builtin); ok {
+			switch b.Name() {
+			case "close", "len", "cap":
+				return true
+			}
+		}
+	case *ssa.DebugRef:
+		return true
+	}
+	return false
+}
+
+// sendsTo reports whether fn, or what it calls or starts, sends on or
+// closes channel field k.
+func (c *checker) sendsTo(fn *ssa.Function, k string, seen map[*ssa.Function]bool) bool {
+	if seen[fn] {
+		return false
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if sendsOn(c, instr, k) {
+				return true
+			}
+		}
+	}
+	idx := c.callIndex()
+	for _, callee := range idx.calls[fn] {
+		if c.sendsTo(callee, k, seen) {
+			return true
+		}
+	}
+	for started := range idx.startedIn[fn] {
+		if c.sendsTo(started, k, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsOn reports whether instr sends on or closes channel field k.
+func sendsOn(c *checker, instr ssa.Instruction, k string) bool {
+	switch x := instr.(type) {
+	case *ssa.Send:
+		return c.chanKey(x.Chan) == k
+	case *ssa.Select:
+		for _, st := range x.States {
+			if st.Dir == types.SendOnly && c.chanKey(st.Chan) == k {
+				return true
+			}
+		}
+	case *ssa.Call:
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(x.Call.Args) == 1 {
+			return c.chanKey(x.Call.Args[0]) == k
+		}
+	}
+	return false
+}
+
+// sendsBefore reports whether f may send on or close channel field k
+// before it reaches bi, or at bi: itself, or through a call or a
+// goroutine it starts.
+func (c *checker) sendsBefore(f *ssa.Function, bi ssa.Instruction, k string) bool {
+	for _, b := range f.Blocks {
+		for i, x := range b.Instrs {
+			if x != bi && !reachesAvoiding(x, i, bi, func(ssa.Instruction) bool { return false }) {
+				continue
+			}
+			if sendsOn(c, x, k) {
+				return true
+			}
+			call, ok := x.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			for _, callee := range c.callees(call) {
+				if c.sendsTo(callee, k, map[*ssa.Function]bool{}) {
+					return true
+				}
+			}
+			if call.Common().StaticCallee() == nil && len(c.callees(call)) == 0 {
+				return true // a call the analysis cannot follow
+			}
+		}
+	}
+	return false
+}
