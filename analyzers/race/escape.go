@@ -358,8 +358,8 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	if r, ok := c.freshFuncs[fn]; ok {
 		return r
 	}
-	if isPoolGet(fn) {
-		return true
+	if isSyncFunc(fn, "Pool", "Get") {
+		return true // what it returns, no one else holds until it is put back
 	}
 	if depth > 3 || fn.Signature.Results().Len() == 0 {
 		return false
@@ -413,17 +413,6 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	}
 	c.freshFuncs[fn] = ok
 	return ok
-}
-
-// isPoolGet reports whether fn is (*sync.Pool).Get: what it returns, no
-// one else holds until it is put back (set := pool.Get().(*Set), then
-// filled before it is returned).
-func isPoolGet(fn *ssa.Function) bool {
-	if fn.Name() != "Get" || fn.Signature.Recv() == nil {
-		return false
-	}
-	n, ok := derefNamedType(fn.Signature.Recv().Type())
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Pool"
 }
 
 // ownedElement reports whether addr is reached from an element of a map

@@ -239,7 +239,12 @@ func isSignal(call *ssa.CallCommon) bool {
 // sync.typ.
 func isSyncMethod(call *ssa.CallCommon, typ, name string) bool {
 	fn := call.StaticCallee()
-	if fn == nil || fn.Name() != name || fn.Signature.Recv() == nil {
+	return fn != nil && isSyncFunc(fn, typ, name)
+}
+
+// isSyncFunc reports whether fn is method name of sync.typ.
+func isSyncFunc(fn *ssa.Function, typ, name string) bool {
+	if fn.Name() != name || fn.Signature.Recv() == nil {
 		return false
 	}
 	n, ok := types.Unalias(derefType(fn.Signature.Recv().Type())).(*types.Named)

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -34,8 +35,8 @@ func (c *checker) gatedAfter(a, b *access, f *ssa.Function) bool {
 	default:
 		return false
 	}
-	for _, k := range receivesBefore(c, a.instr) {
-		if c.chanEscapes(k) || c.sendsTo(a.instr.Parent(), k, map[*ssa.Function]bool{}) {
+	for _, k := range c.receivesBefore(a.instr) {
+		if c.chanEscapes(k) || c.senders(k)[a.instr.Parent()] {
 			continue
 		}
 		if !c.sendsBefore(f, bi, k) {
@@ -48,7 +49,7 @@ func (c *checker) gatedAfter(a, b *access, f *ssa.Function) bool {
 // receivesBefore lists the channel fields that instr's function receives
 // from on every path to instr: a receive in a block dominating it, or the
 // receive case of a select that leads to it.
-func receivesBefore(c *checker, instr ssa.Instruction) []string {
+func (c *checker) receivesBefore(instr ssa.Instruction) []string {
 	var keys []string
 	at := instr.Block()
 	for _, b := range instr.Parent().Blocks {
@@ -189,48 +190,56 @@ func plainChanUse(r ssa.Instruction, ch ssa.Value) bool {
 		}
 		return true
 	case *ssa.Call:
-		if b, ok := r.Call.Value.(*ssa.Builtin); ok {
-			switch b.Name() {
-			case "close", "len", "cap":
-				return true
-			}
-		}
+		return isBuiltin(&r.Call, "close") || isBuiltin(&r.Call, "len") || isBuiltin(&r.Call, "cap")
 	case *ssa.DebugRef:
 		return true
 	}
 	return false
 }
 
-// sendsTo reports whether fn, or what it calls or starts, sends on or
-// closes channel field k.
-func (c *checker) sendsTo(fn *ssa.Function, k string, seen map[*ssa.Function]bool) bool {
-	if seen[fn] {
-		return false
+// senders returns the functions that send on or close channel field k,
+// themselves or through what they call or start; computed once per
+// field, as a fixpoint over the package's calls and go statements.
+func (c *checker) senders(k string) map[*ssa.Function]bool {
+	if s, ok := c.chanSenders[k]; ok {
+		return s
 	}
-	seen[fn] = true
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if sendsOn(c, instr, k) {
-				return true
+	idx := c.callIndex()
+	out := map[*ssa.Function]bool{}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c.sendsOn(instr, k) {
+					out[fn] = true
+				}
 			}
 		}
 	}
-	idx := c.callIndex()
-	for _, callee := range idx.calls[fn] {
-		if c.sendsTo(callee, k, seen) {
-			return true
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range c.funcs {
+			if out[fn] {
+				continue
+			}
+			reaches := slices.ContainsFunc(idx.calls[fn], func(f *ssa.Function) bool { return out[f] })
+			for started := range idx.startedIn[fn] {
+				reaches = reaches || out[started]
+			}
+			if reaches {
+				out[fn] = true
+				changed = true
+			}
 		}
 	}
-	for started := range idx.startedIn[fn] {
-		if c.sendsTo(started, k, seen) {
-			return true
-		}
+	if c.chanSenders == nil {
+		c.chanSenders = map[string]map[*ssa.Function]bool{}
 	}
-	return false
+	c.chanSenders[k] = out
+	return out
 }
 
 // sendsOn reports whether instr sends on or closes channel field k.
-func sendsOn(c *checker, instr ssa.Instruction, k string) bool {
+func (c *checker) sendsOn(instr ssa.Instruction, k string) bool {
 	switch x := instr.(type) {
 	case *ssa.Send:
 		return c.chanKey(x.Chan) == k
@@ -241,9 +250,7 @@ func sendsOn(c *checker, instr ssa.Instruction, k string) bool {
 			}
 		}
 	case *ssa.Call:
-		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(x.Call.Args) == 1 {
-			return c.chanKey(x.Call.Args[0]) == k
-		}
+		return isBuiltin(&x.Call, "close") && len(x.Call.Args) == 1 && c.chanKey(x.Call.Args[0]) == k
 	}
 	return false
 }
@@ -257,20 +264,19 @@ func (c *checker) sendsBefore(f *ssa.Function, bi ssa.Instruction, k string) boo
 			if x != bi && !reachesAvoiding(x, i, bi, func(ssa.Instruction) bool { return false }) {
 				continue
 			}
-			if sendsOn(c, x, k) {
+			if c.sendsOn(x, k) {
 				return true
 			}
 			call, ok := x.(ssa.CallInstruction)
 			if !ok {
 				continue
 			}
-			for _, callee := range c.callees(call) {
-				if c.sendsTo(callee, k, map[*ssa.Function]bool{}) {
-					return true
-				}
-			}
-			if call.Common().StaticCallee() == nil && len(c.callees(call)) == 0 {
+			callees := c.callees(call)
+			if call.Common().StaticCallee() == nil && len(callees) == 0 {
 				return true // a call the analysis cannot follow
+			}
+			if slices.ContainsFunc(callees, func(f *ssa.Function) bool { return c.senders(k)[f] }) {
+				return true
 			}
 		}
 	}

@@ -252,7 +252,7 @@ func (c *checker) ownReadLock(a *access, guard string) bool {
 		found = true
 		switch {
 		case isParam && p.Parent() == a.fn:
-			if k, _, ok := instParam(l.Inst); ok && k == paramIndex(p) {
+			if k, _, ok := instParam(l.Inst); ok && k == indexOfParam(p.Parent(), p) {
 				return true
 			}
 		case a.root != nil || l.Inst != "":

@@ -28,7 +28,7 @@ func (c *checker) otherInstance(a *access, guard string) (held, want string, ok 
 	if !isField || strings.ContainsAny(lockField, ".*[") {
 		return "", "", false // the guard is not a lock field of the same type
 	}
-	idx := paramIndex(p)
+	idx := indexOfParam(p.Parent(), p)
 	var names []string
 	for _, l := range c.locks.HeldBefore(a.instr) {
 		if l.Class != guard {
@@ -61,15 +61,6 @@ func instParam(inst string) (int, string, bool) {
 		return 0, "", false
 	}
 	return k, inst[n:], true
-}
-
-func paramIndex(p *ssa.Parameter) int {
-	for i, q := range p.Parent().Params {
-		if q == p {
-			return i
-		}
-	}
-	return -1
 }
 
 // conflictingWrite returns an access of others, in another function when

@@ -53,14 +53,15 @@ type checker struct {
 	spawners       map[*ssa.Function]*spawner                 // see newSpawner
 	backgrounds    map[ssa.CallInstruction]background         // see callBackground
 	byObj          map[types.Object]*ssa.Function
-	replacing      map[*ssa.Function][]*ssa.Store // see detached
-	retPaths       map[*ssa.Function]paramPath    // see returnedPath
-	freshParams    map[*ssa.Parameter]bool        // see freshParam
-	returnedParams map[*ssa.Function]int
-	benchmarks     map[string]bool // the names of the benchmarks' functions; see inBenchmark
-	chanUses       map[string]bool // channel fields whose values escape; see chanEscapes          // see passedThrough
-	reach          *goReach        // see goReach
-	index          *callIndex      // see callIndex
+	replacing      map[*ssa.Function][]*ssa.Store    // see detached
+	retPaths       map[*ssa.Function]paramPath       // see returnedPath
+	freshParams    map[*ssa.Parameter]bool           // see freshParam
+	returnedParams map[*ssa.Function]int             // see passedThrough
+	benchmarks     map[string]bool                   // the names of the benchmarks' functions; see inBenchmark
+	chanUses       map[string]bool                   // channel fields whose values escape; see chanEscapes
+	chanSenders    map[string]map[*ssa.Function]bool // see senders
+	reach          *goReach                          // see goReach
+	index          *callIndex                        // see callIndex
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

@@ -118,21 +118,11 @@ func (sp *spawner) joinsEachRound(g *goroutine) bool {
 	}
 	joins := map[ssa.Instruction]bool{}
 	for _, w := range sp.waits {
-		if call, ok := w.(ssa.CallInstruction); ok && isWaitGroupWait(call.Common()) {
+		if call, ok := w.(ssa.CallInstruction); ok && isSyncMethod(call.Common(), "WaitGroup", "Wait") {
 			joins[w] = true
 		}
 	}
 	return len(joins) > 0 && !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return joins[x] })
-}
-
-// isWaitGroupWait reports whether common calls (*sync.WaitGroup).Wait.
-func isWaitGroupWait(common *ssa.CallCommon) bool {
-	callee := common.StaticCallee()
-	if callee == nil || callee.Name() != "Wait" || callee.Signature.Recv() == nil {
-		return false
-	}
-	n, ok := derefNamedType(callee.Signature.Recv().Type())
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
 }
 
 // accessesAfter returns the spawner's accesses, its own and, unless
