@@ -91,23 +91,31 @@ func (w Writer[T]) V(v T) T {
 }
 
 func access(pc uintptr, kind opKind, addr unsafe.Pointer, loc int) {
-	e, g, md := enter()
-	if md != modeCtl {
-		return
-	}
-	g.op = op{kind: kind, pc: pc, addr: addr, loc: loc, hdr: e.varHdrLocked(addr)}
-	e.point(g)
+	accessWith(pc, kind, addr, loc, nil)
 }
 
 // accessOf is access for a value of type T: a struct read or written
 // whole (peer := s.peer) accesses each of its fields, so that it races
 // with an access of one of them (s.peer.count++).
 func accessOf[T any](pc uintptr, kind opKind, addr unsafe.Pointer, loc int) {
+	accessWith(pc, kind, addr, loc, fieldsOf[T])
+}
+
+// fieldsOf returns the fieldOffsets of T.
+func fieldsOf[T any]() []uintptr { return fieldOffsets(reflect.TypeFor[T]()) }
+
+// accessWith makes the read or write of addr a scheduling point; fields,
+// when not nil, gives the offsets of the fields it touches, and is only
+// asked under control.
+func accessWith(pc uintptr, kind opKind, addr unsafe.Pointer, loc int, fields func() []uintptr) {
 	e, g, md := enter()
 	if md != modeCtl {
 		return
 	}
-	g.op = op{kind: kind, pc: pc, addr: addr, loc: loc, hdr: e.varHdrLocked(addr), fields: fieldOffsets(reflect.TypeFor[T]())}
+	g.op = op{kind: kind, pc: pc, addr: addr, loc: loc, hdr: e.varHdrLocked(addr)}
+	if fields != nil {
+		g.op.fields = fields()
+	}
 	e.point(g)
 }
 
