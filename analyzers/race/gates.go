@@ -106,7 +106,13 @@ func (c *checker) chanKey(v ssa.Value) string {
 	if !ok || u.Op != token.MUL {
 		return ""
 	}
-	fa, ok := u.X.(*ssa.FieldAddr)
+	return c.fieldKey(u.X)
+}
+
+// fieldKey names the field of the package's types that addr points to;
+// "" for other addresses.
+func (c *checker) fieldKey(addr ssa.Value) string {
+	fa, ok := addr.(*ssa.FieldAddr)
 	if !ok {
 		return ""
 	}
@@ -129,7 +135,7 @@ func (c *checker) chanEscapes(k string) bool {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					if st, ok := instr.(*ssa.Store); ok {
-						if key := c.chanKey(&ssa.UnOp{Op: token.MUL, X: st.Addr}); key != "" && !madeFor(st) {
+						if key := c.fieldKey(st.Addr); key != "" && !madeFor(st) {
 							c.chanUses[key] = true
 						}
 						continue
