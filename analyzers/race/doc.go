@@ -173,6 +173,19 @@
 // the test, the calls before its access, and the goroutine itself must
 // not send on it.
 //
+// Nor what only a caller breaking the package's documented contract can
+// cause (after RacerD's @NotThreadSafe, the documentation moves the duty
+// to the caller): a side made in or through an exported function whose
+// documentation (or that of the package's interface method it
+// implements) says it is not safe for concurrent use ("not thread-safe",
+// "must not be called concurrently") and that holds no lock there, or
+// that it must be called before, or is only valid after, a call of the
+// package's API ("must be called before Run()"); and a finding whose
+// sides are all made through exported methods of a type documented as
+// not safe for concurrent use. A side a goroutine the package starts
+// makes is bound by nothing its callers were told, and a moment that is
+// no call ("must be called before the program exits") binds nothing.
+//
 // The lock-discipline check reports only where the code shows the
 // unguarded access can run concurrently (after RacerD, precision before
 // recall): an access in a function is judged in the contexts the package
@@ -313,8 +326,8 @@
 // (the write is ordered only if nothing writes it after the close);
 // ownership invariants kept at run time (a copy-on-write tree writing
 // only nodes whose owner id is its own, beyond constant boolean
-// arguments); methods documented as not to be called concurrently with
-// others (errgroup's SetLimit); a read in a select loop's default case
+// arguments); contracts documented in other words than those above, or
+// on another package's API; a read in a select loop's default case
 // that an unbuffered send stops before the write; and branches on
 // configuration fields a test leaves unset.
 // Locksets come from package lockset (must-held locks with

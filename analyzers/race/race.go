@@ -60,6 +60,8 @@ type checker struct {
 	benchmarks     map[string]bool                   // the names of the benchmarks' functions; see inBenchmark
 	chanUses       map[string]bool                   // channel fields whose values escape; see chanEscapes
 	chanSenders    map[string]map[*ssa.Function]bool // see senders
+	byName         map[string]*ssa.Function          // exported functions by name; see siteFuncs
+	ifaces         *[]documentedInterface            // see interfaces
 	reach          *goReach                          // see goReach
 	index          *callIndex                        // see callIndex
 	// promotedSet holds the methods of unexported types promoted to

@@ -65,6 +65,7 @@ func TestAnalyzer(t *testing.T) {
 			},
 		}}},
 		{"a lock two functions take: a weak belief", &noFacts, "beliefs", nil},
+		{"contracts the documentation gives callers", &noFacts, "contracts", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

@@ -51,7 +51,7 @@ func (c *checker) report(msg string, obj object, sites ...warning.Site) {
 	if obj.whole != "" {
 		k.obj = obj.whole
 	}
-	if c.reported[k] || !sites[0].Pos.IsValid() {
+	if c.reported[k] || !sites[0].Pos.IsValid() || c.underContract(sites) {
 		return
 	}
 	c.reported[k] = true
