@@ -522,6 +522,11 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Parent() != nil {
 		return
 	}
+	if n, ok := receiverNamed(fn); ok && c.isSuite(n) {
+		// A suite's other methods are its other tests, which its
+		// runner calls one at a time, not while this one runs.
+		return
+	}
 	recv := fn.Params[0]
 	byPath := map[string][]*access{}
 	viaClosure := hasLockField(recv.Type())

@@ -44,13 +44,15 @@ func (c *checker) checkGuards() {
 			// whose context is not known.
 			continue
 		}
-		inTest := c.inTestFile(fn)
+		inTest, suite := c.inTestFile(fn), c.inSuite(fn) && fn.Parent() == nil
 		for _, a := range fi.accesses {
-			if inTest && !a.obj.test {
+			if inTest && !a.obj.test || suite {
 				// A test's own code touching the package's memory, which
 				// the goroutine check covers when the test starts
 				// goroutines, and which otherwise runs alone. Memory of
-				// types the test declares is the test program's own.
+				// types the test declares is the test program's own,
+				// but a suite's methods are its tests and their helpers,
+				// run one at a time like the test functions.
 				continue
 			}
 			if a.preEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {
