@@ -204,7 +204,11 @@
 // memory (the goroutine check covers the tests that start goroutines;
 // the fields of types a test file declares, and its package-level
 // variables, are the test program's own and are checked like the
-// package's); and accesses to a field of a
+// package's, except in the methods of a test suite, a type a test file
+// declares with methods named like tests, which its runner (testify's
+// suite.Run) calls one at a time like test functions: their accesses are
+// not lock-checked, and a goroutine one of them starts is not matched
+// with the suite's other methods); and accesses to a field of a
 // value a function was handed (its receiver, or a parameter of that type)
 // when the inferred guard is a lock of another type (a pool's resource,
 // guarded by the pool while it holds it and then used by its holder
