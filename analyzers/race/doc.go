@@ -63,7 +63,9 @@
 //     receiver is also matched with what the type's other exported
 //     methods reach through theirs (callers may call them while the
 //     goroutine runs), unless such a method waits for a goroutine that
-//     signals; what such a method does only before it calls the method
+//     signals, or the method waits for its goroutine before it returns
+//     (a Shutdown running Stop in a goroutine and waiting for it or for
+//     its context: the goroutine runs within the call); what such a method does only before it calls the method
 //     that starts the goroutine (Start setting g.stopper, then calling
 //     bootstrap) sets the goroutine up and is not matched. A goroutine that a callee starts and leaves running (a
 //     Start method starting its loop, itself or through its own callees,

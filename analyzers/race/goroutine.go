@@ -507,7 +507,8 @@ func sortWritesFirst(accs []*access) {
 // checkAgainstMethods pairs the accesses that a goroutine started by a
 // method makes through the method's receiver with the accesses that the
 // type's other exported methods make through theirs: callers may call
-// them while the goroutine runs (Start, then Count). A method that waits
+// them while the goroutine runs (Start, then Count). A goroutine the
+// method waits for before it returns is not paired (see joined). A method that waits
 // (channel receive, select, WaitGroup.Wait) for a goroutine that signals
 // is taken to be ordered after it; so is an access made only after seeing
 // false a flag that the spawner sets to true, under a lock, before it
@@ -525,6 +526,12 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 	if n, ok := receiverNamed(fn); ok && c.isSuite(n) {
 		// A suite's other methods are its other tests, which its
 		// runner calls one at a time, not while this one runs.
+		return
+	}
+	if sp.joined(g) {
+		// The goroutine runs within the method's call, like the
+		// method's own code, which nothing shows other methods run
+		// beside (the lock-discipline check judges that).
 		return
 	}
 	recv := fn.Params[0]

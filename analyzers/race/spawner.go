@@ -107,6 +107,20 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	return !reachesAvoiding(g.stmt, sp.index[g.stmt], instr, func(x ssa.Instruction) bool { return isWait[x] })
 }
 
+// joined reports whether the spawner waits for goroutine g before it
+// returns: every path from g to a return passes a wait (see ordered),
+// such as the select of a Shutdown that runs Stop in a goroutine and
+// waits for it or for its context. The goroutine then runs within the
+// spawner's call.
+func (sp *spawner) joined(g *goroutine) bool {
+	for _, b := range sp.fi.fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !sp.ordered(g, ret) {
+			return false
+		}
+	}
+	return true
+}
+
 // joinsEachRound reports whether the loop around go statement g waits
 // for its goroutines before it starts the next one: every path from g
 // back to g passes a WaitGroup.Wait, and the goroutine signals (go

@@ -1,0 +1,72 @@
+package goroutines
+
+import (
+	"context"
+	"sync"
+)
+
+// An Engine's Shutdown runs Stop in a goroutine and waits for it, or for
+// its context: the goroutine runs within Shutdown's call, and Start's
+// writes are not paired with it. Silent.
+type Engine struct {
+	mu      sync.Mutex
+	pollers []int
+	conns   int
+}
+
+// Conns returns the number of connections.
+func (e *Engine) Conns() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.conns
+}
+
+// Start makes the pollers.
+func (e *Engine) Start() {
+	e.pollers = make([]int, 4)
+}
+
+// Stop stops the pollers.
+func (e *Engine) Stop() {
+	for i := range e.pollers {
+		e.pollers[i] = 0
+	}
+}
+
+// Shutdown stops the engine within ctx.
+func (e *Engine) Shutdown(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		e.Stop()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// A Reactor's Shutdown leaves Stop running: a Start called then races
+// with it.
+type Reactor struct {
+	pollers []int
+}
+
+// Start makes the pollers.
+func (r *Reactor) Start() {
+	r.pollers = make([]int, 4)
+}
+
+// Stop stops the pollers.
+func (r *Reactor) Stop() {
+	for i := range r.pollers { // want `possible data race: \(goroutines.Reactor\).pollers is read by goroutine \(\*goroutines.Reactor\).Stop and written by \(\*goroutines.Reactor\).Start \(callable while the goroutine runs\)`
+		r.pollers[i] = 0
+	}
+}
+
+// Shutdown stops the reactor in the background.
+func (r *Reactor) Shutdown() {
+	go r.Stop()
+}
