@@ -175,6 +175,10 @@
 // the test, the calls before its access, and the goroutine itself must
 // not send on it.
 //
+// Nor code that never runs: a function literal written only after a call
+// that does not return (a test that calls t.Skip first thing starts none
+// of its goroutines), which go/ssa does not build.
+//
 // Nor what only a caller breaking the package's documented contract can
 // cause (after RacerD's @NotThreadSafe, the documentation moves the duty
 // to the caller): a side made in or through an exported function whose

@@ -3,6 +3,7 @@ package race
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -34,6 +35,9 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 	fi := &funcInfo{fn: fn, excluded: c.initOnly(fn)}
 	c.infos[fn] = fi
 	esc := newEscapes(fn, c.locked, c.handsOff)
+	if c.neverMade(fn) {
+		return fi
+	}
 	ctx := c.ctx.held[fn]
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -377,4 +381,35 @@ func mapBuiltin(call *ssa.CallCommon) (ssa.Value, bool, bool) {
 // just before instr.
 func (c *checker) locked(instr ssa.Instruction) bool {
 	return len(c.locks.HeldBefore(instr)) > 0
+}
+
+// neverMade reports whether fn is a function literal that nothing makes:
+// go/ssa builds no code after a call that does not return (t.Skip,
+// t.Fatal, log.Fatal, panic), so a literal written only there is never
+// made, and never runs (a test that skips itself first thing starts none
+// of its goroutines). So is a literal inside one.
+func (c *checker) neverMade(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil || fn.Synthetic != "" {
+		return false
+	}
+	if made, ok := c.made[fn]; ok {
+		return !made
+	}
+	made := !c.neverMade(parent) && slices.ContainsFunc(parent.Blocks, func(b *ssa.BasicBlock) bool {
+		return slices.ContainsFunc(b.Instrs, func(instr ssa.Instruction) bool { return makes(instr, fn) })
+	})
+	c.made[fn] = made
+	return !made
+}
+
+// makes reports whether instr makes the function literal fn: a closure
+// of it, or fn itself as a value or callee.
+func makes(instr ssa.Instruction, fn *ssa.Function) bool {
+	for _, op := range instr.Operands(nil) {
+		if *op == fn {
+			return true
+		}
+	}
+	return false
 }

@@ -61,6 +61,7 @@ type checker struct {
 	chanUses       map[string]bool                   // channel fields whose values escape; see chanEscapes
 	chanSenders    map[string]map[*ssa.Function]bool // see senders
 	byName         map[string]*ssa.Function          // exported functions by name; see siteFuncs
+	made           map[*ssa.Function]bool            // whether a function literal is ever made; see neverMade
 	ifaces         *[]documentedInterface            // see interfaces
 	reach          *goReach                          // see goReach
 	index          *callIndex                        // see callIndex
@@ -87,6 +88,7 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		pkg:            ssaRes.Pkg,
 		funcs:          ssaRes.SrcFuncs,
 		infos:          map[*ssa.Function]*funcInfo{},
+		made:           map[*ssa.Function]bool{},
 		sums:           map[*ssa.Function]*summary{},
 		impls:          map[implKey][]*ssa.Function{},
 		replacing:      map[*ssa.Function][]*ssa.Store{},
