@@ -30,6 +30,8 @@ type options struct {
 	flags     string
 	analyzers bool
 	golangci  string // golangci-lint built with the confirm plugin, for -analyzers
+	heldout   bool
+	held      heldoutOptions
 }
 
 // A module is a pinned module of modules.txt.
@@ -190,6 +192,20 @@ func repoRoot() (string, error) {
 // fetch downloads m and copies it, writable, to a directory below root,
 // with a go.mod when it has none and its dependencies tidied.
 func fetch(ctx context.Context, m module, root string) (string, error) {
+	dir, err := copyModule(ctx, m, root)
+	if err != nil {
+		return "", err
+	}
+	if err := command(ctx, dir, nil, "go", "mod", "tidy"); err != nil {
+		return "", fmt.Errorf("%s: %w", m.path, err)
+	}
+	return dir, nil
+}
+
+// copyModule downloads m and copies it, writable, to the directory below
+// root named m.name, with a go.mod when it has none (naming its path and
+// go 1.21, as go mod init would).
+func copyModule(ctx context.Context, m module, root string) (string, error) {
 	var info struct{ Dir, Error string }
 	data, err := output(ctx, root, nil, "go", "mod", "download", "-json", m.path+"@"+m.version)
 	if jerr := json.Unmarshal(data, &info); jerr != nil || info.Error != "" || err != nil {
@@ -209,9 +225,6 @@ func fetch(ctx context.Context, m module, root string) (string, error) {
 		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+m.path+"\n\ngo 1.21\n"), 0o644); err != nil {
 			return "", err
 		}
-	}
-	if err := command(ctx, dir, nil, "go", "mod", "tidy"); err != nil {
-		return "", fmt.Errorf("%s: %w", m.path, err)
 	}
 	return dir, nil
 }
