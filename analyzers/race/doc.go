@@ -58,7 +58,11 @@
 //     a variable or parameter) are matched with the accesses of the
 //     spawning function after the go statement, with those of other
 //     goroutines it starts, and, when the go statement is in a loop, with
-//     those of the other instances of the same goroutine. When a method
+//     those of the other instances of the same goroutine. A goroutine's
+//     accesses include those of the goroutines it starts, itself or
+//     through its callees, and leaves running (a test goroutine calling
+//     a constructor that starts a loop): they run beside its siblings
+//     too. When a method
 //     starts the goroutine, what the goroutine reaches through the
 //     receiver is also matched with what the type's other exported
 //     methods reach through theirs (callers may call them while the

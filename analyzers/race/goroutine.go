@@ -77,6 +77,11 @@ func (c *checker) startedBy(fi *funcInfo, g *ssa.Go, cs callSite) *goroutine {
 		gr.name = "started at " + c.pass.Fset.Position(c.exprStart(g.Pos())).String()
 	}
 	gr.accesses = c.callAccesses(fi.fn, cs, &gr.signals)
+	// What the goroutines it starts and leaves running do runs beside
+	// the goroutine's siblings too (a test goroutine calling Watch,
+	// which starts the send loop).
+	bg := c.callBackground(fi.fn, cs)
+	gr.accesses = slices.Concat(gr.accesses, bg.accesses, bg.passed)
 	sortWritesFirst(gr.accesses)
 	return gr
 }
@@ -363,7 +368,8 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 	}
 	for _, a := range g.accesses {
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
-			c.reportShared(a, "goroutine "+g.name, g.name, b, funcName(sp.fi.fn), "")
+			whoA, goA := g.who(a)
+			c.reportShared(a, whoA, goA, b, funcName(sp.fi.fn), "")
 		}
 	}
 }
@@ -397,7 +403,9 @@ func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 			// at once (AddHandler, one goroutine per handler).
 			continue
 		}
-		c.reportShared(a, "goroutine "+g.name, g.name, b, "another instance of "+g.name, g.name)
+		whoA, goA := g.who(a)
+		whoB, goB := g.who(b)
+		c.reportShared(a, whoA, goA, b, "another instance of "+strings.TrimPrefix(whoB, "goroutine "), goB)
 	}
 }
 
@@ -432,9 +440,21 @@ func (c *checker) checkPair(g, h *goroutine) {
 			continue
 		}
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
-			c.reportShared(a, "goroutine "+g.name, g.name, b, "goroutine "+h.name, h.name)
+			whoA, goA := g.who(a)
+			whoB, goB := h.who(b)
+			c.reportShared(a, whoA, goA, b, whoB, goB)
 		}
 	}
+}
+
+// who names the goroutine that makes a, one of g's accesses, as a report
+// says it and as its site's Goroutine: g, or a goroutine g starts and
+// leaves running.
+func (g *goroutine) who(a *access) (who, name string) {
+	if a.goroutine != "" && a.goroutine != g.name {
+		return "goroutine " + a.goroutine + " (started in goroutine " + g.name + ")", a.goroutine
+	}
+	return "goroutine " + g.name, g.name
 }
 
 // reportShared reports accesses a and b to the same memory from two
@@ -561,7 +581,8 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 				continue
 			}
 			if a := conflicting(b, byPath[b.path]); a != nil {
-				c.reportShared(a, "goroutine "+g.name, g.name, b, c.name(m)+" (callable while the goroutine runs)", "")
+				whoA, goA := g.who(a)
+				c.reportShared(a, whoA, goA, b, c.name(m)+" (callable while the goroutine runs)", "")
 			}
 		}
 	}
