@@ -31,6 +31,10 @@ type access struct {
 	obj   object
 	write bool
 	held  heldSet // locks held at the access
+	// atomic marks an operation of package sync/atomic on the memory
+	// (atomic.AddInt64(&s.n, 1)): it races with plain accesses, never
+	// with other atomic ones, and says nothing of which lock guards it.
+	atomic bool
 
 	// root and path locate the accessed memory from a value of the
 	// function being analysed: root is a *ssa.Parameter, *ssa.FreeVar,
@@ -102,20 +106,30 @@ func (a *access) loc() loc {
 	return loc{root: a.root, path: a.path, obj: a.obj.key}
 }
 
-// verb returns "reads" or "writes".
+// verb returns "reads" or "writes", "atomically" first for an operation
+// of package sync/atomic.
 func (a *access) verb() string {
+	v := "reads"
 	if a.write {
-		return "writes"
+		v = "writes"
 	}
-	return "reads"
+	if a.atomic {
+		v = "atomically " + v
+	}
+	return v
 }
 
-// participle returns "read" or "written".
+// participle returns "read" or "written", "atomically" first for an
+// operation of package sync/atomic.
 func (a *access) participle() string {
+	p := "read"
 	if a.write {
-		return "written"
+		p = "written"
 	}
-	return "read"
+	if a.atomic {
+		p = "atomically " + p
+	}
+	return p
 }
 
 // classifyAddr finds the object that a load or store through addr

@@ -232,6 +232,14 @@
 // sync.Locker (a spin lock over atomics) a lock operation on the
 // receiver.
 //
+// An operation of package sync/atomic on a variable or field
+// (atomic.AddUint64(&c.stats.Writes, 1)) is an access too, atomic: the
+// goroutine check pairs it with a plain access of another goroutine (the
+// Go memory model makes a plain read of a counter another goroutine adds
+// to atomically a race), never with another atomic one, and the
+// lock-discipline check leaves it out (it is neither evidence of a
+// guard nor unguarded).
+//
 // Double-checked initialization with an atomic flag orders its accesses:
 // a write followed in its block by flag.Store(true) happens before a read
 // made only after flag.Load() returned true (a lazily started clock).
@@ -321,8 +329,8 @@
 // own distinct indices); map contents are modelled as one object per
 // variable or field holding the map (m[k], m[k] = v, len(m), range, delete,
 // clear), but maps reached only through calls results or other maps are
-// not; accesses mixing
-// sync/atomic with plain loads and stores; aliasing between different
+// not; atomic operations of the types of sync/atomic (atomic.Int64),
+// whose memory plain code cannot reach but by copying the struct; aliasing between different
 // variables (goroutine accesses match only when they are reached from the
 // same variable, parameter or package-level variable of the spawner,
 // through the same fields, or from the same call's result); objects

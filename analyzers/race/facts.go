@@ -43,6 +43,8 @@ type factAccess struct {
 	// Dyn is the concrete type the parameter must have for the access to
 	// happen (it was reached through an interface method call on it).
 	Dyn string `json:",omitempty"`
+	// Atomic marks an operation of package sync/atomic.
+	Atomic bool `json:",omitempty"`
 }
 
 // AFact marks accessFact as an analysis fact.
@@ -97,7 +99,7 @@ func (c *checker) exportFacts() {
 				break
 			}
 			fa := factAccess{Param: -1, Global: a.global, Path: a.path, ObjKey: a.obj.key, ObjName: a.obj.name,
-				Write: a.write, Held: a.held, Chain: append([]string{c.name(fn)}, a.chain...), Dyn: a.dyn}
+				Write: a.write, Held: a.held, Chain: append([]string{c.name(fn)}, a.chain...), Dyn: a.dyn, Atomic: a.atomic}
 			if p, ok := a.root.(*ssa.Parameter); ok && a.global == "" {
 				fa.Param = indexOfParam(fn, p)
 			}
@@ -138,13 +140,14 @@ func (c *checker) importFact(fn *ssa.Function) *accessFact {
 // package.
 func (c *checker) bindFact(e *factAccess, fn *ssa.Function, cs callSite, held heldSet) *access {
 	a := &access{
-		obj:   object{key: e.ObjKey, name: e.ObjName},
-		write: e.Write,
-		held:  makeHeldSet(e.Held).union(held),
-		pos:   c.exprStart(cs.instr.Pos()),
-		fn:    fn,
-		chain: e.Chain,
-		instr: cs.instr,
+		obj:    object{key: e.ObjKey, name: e.ObjName},
+		write:  e.Write,
+		atomic: e.Atomic,
+		held:   makeHeldSet(e.Held).union(held),
+		pos:    c.exprStart(cs.instr.Pos()),
+		fn:     fn,
+		chain:  e.Chain,
+		instr:  cs.instr,
 	}
 	if len(e.Chain) > 0 {
 		a.ext = e.Chain[len(e.Chain)-1]

@@ -64,6 +64,9 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 				if m, write, ok := mapBuiltin(instr.Common()); ok {
 					c.addMapAccess(fi, esc, instr, m, write, ctx)
 				}
+				if addr, write, ok := atomicOp(instr.Common()); ok {
+					c.addAtomicAccess(fi, esc, instr, addr, write, ctx)
+				}
 				fi.calls = append(fi.calls, callSite{instr: instr, held: c.heldBefore(instr).union(ctx)})
 				if isSignal(instr.Common()) {
 					fi.signals = true
@@ -75,6 +78,36 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 }
 
 func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write bool, ctx heldSet) {
+	c.addAccessOf(fi, esc, instr, addr, write, false, ctx)
+}
+
+// addAtomicAccess records the operation of package sync/atomic that call
+// instr makes on the memory at addr.
+func (c *checker) addAtomicAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write bool, ctx heldSet) {
+	c.addAccessOf(fi, esc, instr, addr, write, true, ctx)
+}
+
+// atomicOp returns the address a call of a function of package
+// sync/atomic operates on (atomic.AddInt64(&s.n, 1): &s.n), and whether
+// the operation writes it. The methods of the atomic types (atomic.Int64)
+// are not: their memory is never accessed otherwise.
+func atomicOp(common *ssa.CallCommon) (addr ssa.Value, write, ok bool) {
+	fn, isFunc := common.Value.(*ssa.Function)
+	if !isFunc || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync/atomic" || fn.Signature.Recv() != nil || len(common.Args) == 0 {
+		return nil, false, false
+	}
+	name := fn.Name()
+	switch {
+	case strings.HasPrefix(name, "Load"):
+		return common.Args[0], false, true
+	case strings.HasPrefix(name, "Store"), strings.HasPrefix(name, "Add"), strings.HasPrefix(name, "Swap"),
+		strings.HasPrefix(name, "CompareAndSwap"), strings.HasPrefix(name, "And"), strings.HasPrefix(name, "Or"):
+		return common.Args[0], true, true
+	}
+	return nil, false, false
+}
+
+func (c *checker) addAccessOf(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write, atomic bool, ctx heldSet) {
 	obj, root, path, ok := c.classifyAddr(addr)
 	if !ok {
 		return
@@ -83,12 +116,12 @@ func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, a
 		return
 	}
 	a := &access{
-		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
+		obj: obj, write: write, held: c.heldBefore(instr).union(ctx), atomic: atomic,
 		root: root, path: path,
 		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
 	}
 	c.record(fi, esc, instr, a, addr)
-	if _, isField := addr.(*ssa.FieldAddr); isField {
+	if _, isField := addr.(*ssa.FieldAddr); isField && !atomic {
 		for _, sub := range c.subfields(obj, derefType(addr.Type())) {
 			c.record(fi, esc, instr, &access{
 				obj: sub.obj, write: write, held: a.held,

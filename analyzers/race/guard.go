@@ -46,6 +46,12 @@ func (c *checker) checkGuards() {
 		}
 		inTest, suite := c.inTestFile(fn), c.inSuite(fn) && fn.Parent() == nil
 		for _, a := range fi.accesses {
+			if a.atomic {
+				// An atomic operation is no evidence of the lock that
+				// guards the memory, nor unguarded: it races only with
+				// plain accesses, which the goroutine check pairs.
+				continue
+			}
 			if inTest && !a.obj.test || suite {
 				// A test's own code touching the package's memory, which
 				// the goroutine check covers when the test starts
@@ -164,7 +170,7 @@ func conflicting(a *access, others []*access) *access {
 	var best *access
 	bestScore := -1
 	for _, o := range others {
-		if !a.write && !o.write || a.held.protects(o.held) || publishOrdered(a, o) {
+		if !a.write && !o.write || a.atomic && o.atomic || a.held.protects(o.held) || publishOrdered(a, o) {
 			continue
 		}
 		score := 0
