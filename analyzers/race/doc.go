@@ -299,7 +299,11 @@
 // newScope(); clone.m[k] = v); and what an unexported function does
 // through a parameter for which every caller passes such unpublished
 // memory (s.hostInfoFromMap(row, &HostInfo{...})) happens before
-// publication. Locks are followed across goroutines: a
+// publication, until the function hands it to a goroutine. A call
+// publishes the object it passes where its callee starts a goroutine
+// that has it (a go statement on it, or a literal capturing it, in the
+// callee or the package functions it passes the object to: dial(r)
+// calling r.poll(), which starts the resolver's loop). Locks are followed across goroutines: a
 // function that releases a lock it did not acquire (mu.Lock(); go func()
 // { ...; mu.Unlock() }(), or a fooAndUnlock called through a function
 // value) runs with it held until it releases it, and the go statement

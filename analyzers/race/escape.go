@@ -56,6 +56,25 @@ func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
 	return true
 }
 
+// beforeGoroutine reports whether instr executes, on every path, before
+// v is handed to a goroutine: to a go statement, a closure one starts, or
+// a call whose callee starts one with it (see checker.handsOff). Other
+// escapes of v are not counted (a parameter the callers' memory binds).
+func (e *escapes) beforeGoroutine(v ssa.Value, instr ssa.Instruction) bool {
+	if e.reach == nil {
+		e.reach = map[*ssa.BasicBlock][]bool{}
+	}
+	for _, p := range escapePoints(v, v, 0, e.handsOff, nil) {
+		switch p.(type) {
+		case *ssa.Go, *ssa.Call:
+			if e.mayPrecede(p, instr) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // reallocated reports whether every path from escape point p to instr
 // runs alloc again, so that instr touches a new object, not the one that
 // escaped at p (a loop filling a slice with new values: node := &Node{};

@@ -225,7 +225,9 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = c.newBehind(alloc) && esc.before(alloc, instr)
 	} else if prm, ok := root.(*ssa.Parameter); ok && prm.Parent() == fi.fn && c.freshParam(prm) {
-		a.preEscape = true
+		// Unpublished by every caller, until a goroutine the function
+		// starts has it (use(&W{}) calling w.Start(), then setting w).
+		a.preEscape = esc.beforeGoroutine(prm, instr)
 	} else if fv, ok := root.(*ssa.FreeVar); ok && insideVar(addr, fv) {
 		a.preEscape = c.capturedUnpublished(fi.fn, fv)
 	} else if root == nil || isCallResult(root) || strings.Contains(a.path, "{}.") {

@@ -196,7 +196,8 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, di
 }
 
 // handsOff reports whether call passes v for a parameter that a goroutine
-// the callee starts calls (see startedParams).
+// the callee starts calls (see startedParams), or hands to such a
+// goroutine (see goPublishes): v is then shared with the goroutine.
 func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
 	common := &call.Call
 	callee := common.StaticCallee()
@@ -204,7 +205,70 @@ func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
 		return false
 	}
 	params, _ := c.startedParams(common, callee, true)
-	return slices.ContainsFunc(params, func(i int) bool { return argument(common, i) == v })
+	if slices.ContainsFunc(params, func(i int) bool { return argument(common, i) == v }) {
+		return true
+	}
+	if !c.isLocal(callee) {
+		return false
+	}
+	for i, p := range callee.Params {
+		if argument(common, i) == v && c.goPublishes(p, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPublishDepth bounds how deep goPublishes follows calls.
+const maxPublishDepth = 4
+
+// goPublishes reports whether parameter p of its function reaches a
+// goroutine the function starts, itself or through the package's
+// functions it passes p to: an argument or the receiver of the go
+// statement (go p.loop()), or captured by the function literal it starts
+// (go func() { p.resolve() }()). A constructor that calls a method
+// starting the object's loop has published the object when the call
+// returns. Only the code is read, no summary: the escape analysis asks
+// while summaries are still being made.
+func (c *checker) goPublishes(p *ssa.Parameter, depth int) bool {
+	if r, ok := c.publishes[p]; ok {
+		return r
+	}
+	c.publishes[p] = false // a recursive call reaches nothing new
+	fn := p.Parent()
+	holds := func(v ssa.Value) bool {
+		if paramOf(fn, v) == p {
+			return true
+		}
+		mc, ok := v.(*ssa.MakeClosure)
+		return ok && slices.ContainsFunc(mc.Bindings, func(b ssa.Value) bool { return paramOf(fn, b) == p })
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || found {
+				continue
+			}
+			common := call.Common()
+			if _, isGo := call.(*ssa.Go); isGo {
+				found = holds(common.Value) || slices.ContainsFunc(common.Args, holds)
+				continue
+			}
+			callee := common.StaticCallee()
+			if callee == nil || !c.isLocal(callee) || depth >= maxPublishDepth {
+				continue
+			}
+			for i, q := range callee.Params {
+				if arg := argument(common, i); arg != nil && paramOf(fn, arg) == p && c.goPublishes(q, depth+1) {
+					found = true
+					break
+				}
+			}
+		}
+	}
+	c.publishes[p] = found
+	return found
 }
 
 // goParams returns the function-typed parameters of fn that its go

@@ -62,6 +62,7 @@ type checker struct {
 	chanSenders    map[string]map[*ssa.Function]bool // see senders
 	byName         map[string]*ssa.Function          // exported functions by name; see siteFuncs
 	made           map[*ssa.Function]bool            // whether a function literal is ever made; see neverMade
+	publishes      map[*ssa.Parameter]bool           // see goPublishes
 	ifaces         *[]documentedInterface            // see interfaces
 	reach          *goReach                          // see goReach
 	index          *callIndex                        // see callIndex
@@ -89,6 +90,7 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		funcs:          ssaRes.SrcFuncs,
 		infos:          map[*ssa.Function]*funcInfo{},
 		made:           map[*ssa.Function]bool{},
+		publishes:      map[*ssa.Parameter]bool{},
 		sums:           map[*ssa.Function]*summary{},
 		impls:          map[implKey][]*ssa.Function{},
 		replacing:      map[*ssa.Function][]*ssa.Store{},
