@@ -69,7 +69,9 @@
 //     goroutine runs), unless such a method waits for a goroutine that
 //     signals, or the method waits for its goroutine before it returns
 //     (a Shutdown running Stop in a goroutine and waiting for it or for
-//     its context: the goroutine runs within the call); what such a method does only before it calls the method
+//     its context: the goroutine runs within the call) and is not itself
+//     run by a goroutine of the package (a connection's loop, joining its
+//     send and receive goroutines each round, runs all along); what such a method does only before it calls the method
 //     that starts the goroutine (Start setting g.stopper, then calling
 //     bootstrap) sets the goroutine up and is not matched. A goroutine that a callee starts and leaves running (a
 //     Start method starting its loop, itself or through its own callees,

@@ -658,10 +658,13 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 		// runner calls one at a time, not while this one runs.
 		return
 	}
-	if sp.joined(g) {
+	if sp.joined(g) && len(c.goReach().from[fn]) == 0 {
 		// The goroutine runs within the method's call, like the
 		// method's own code, which nothing shows other methods run
-		// beside (the lock-discipline check judges that).
+		// beside (the lock-discipline check judges that). A method
+		// the package runs as a goroutine (a connection's loop,
+		// joining its send and receive goroutines each round) runs
+		// beside the others all along.
 		return
 	}
 	recv := fn.Params[0]

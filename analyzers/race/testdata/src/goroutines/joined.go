@@ -70,3 +70,46 @@ func (r *Reactor) Stop() {
 func (r *Reactor) Shutdown() {
 	go r.Stop()
 }
+
+// A Channel's loop, which Open runs in a goroutine, waits for its send
+// goroutine each round; the loop runs all along, and so do the send
+// goroutines it starts: SetLogger races with them.
+type Channel struct {
+	mu     sync.Mutex
+	logger func(string)
+	sent   int
+}
+
+// SetLogger sets the logger.
+func (s *Channel) SetLogger(l func(string)) {
+	s.logger = l
+}
+
+// Sent returns the number of rounds.
+func (s *Channel) Sent() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
+}
+
+// Open starts the session.
+func (s *Channel) Open() {
+	go func() {
+		s.loop()
+	}()
+}
+
+func (s *Channel) loop() {
+	for i := 0; i < 3; i++ {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.logger("send") // want `possible data race: \(goroutines.Channel\).logger is read by goroutine \(\*goroutines.Channel\).loop\$1 and written by \(\*goroutines.Channel\).SetLogger \(callable while the goroutine runs\)`
+		}()
+		wg.Wait()
+		s.mu.Lock()
+		s.sent++
+		s.mu.Unlock()
+	}
+}
