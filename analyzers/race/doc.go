@@ -78,7 +78,9 @@
 //     or a constructor starting one on the object it returns) is matched
 //     with the caller's accesses after the call, its own and those of
 //     its later calls, unless a wait after the call orders them
-//     (s.Stop() waiting for the loop to end). Later calls that may start
+//     (s.Stop() waiting for the loop to end), and with the goroutines
+//     the caller starts while it runs (a test calling, from a goroutine
+//     of its own, what the constructor's loop calls). Later calls that may start
 //     the goroutine again, calls of the function that started it, calls
 //     in a loop around that call, and accesses made only while a
 //     boolean field the starting function sets true is false (if

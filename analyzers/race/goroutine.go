@@ -52,6 +52,16 @@ func (c *checker) checkGoroutines() {
 		}
 		for _, g := range bgs {
 			c.checkAfterCall(sp, g)
+			// The goroutines the function starts while the callee's
+			// runs (a test's goroutines calling what the constructor's
+			// loop calls too).
+			for _, h := range gos {
+				if sp.after(g.stmt, h.stmt) && !sp.ordered(g, h.stmt) {
+					c.checkPair(g, throughCells(h))
+				} else if sp.after(h.stmt, g.stmt) && !sp.ordered(h, g.stmt) {
+					c.checkPair(throughCells(h), g)
+				}
+			}
 		}
 		for i, g := range gos {
 			c.checkAgainstSpawner(sp, g)
@@ -555,6 +565,25 @@ func (c *checker) checkPair(g, h *goroutine) {
 			c.reportShared(a, whoA, goA, b, whoB, goB)
 		}
 	}
+}
+
+// throughCells returns g with the accesses it makes through a variable
+// its literal captures, which holds one value all along (c := NewC();
+// go func() { c.dispatch() }()), rooted at that value: where a call
+// left a goroutine running on it (NewC's loop), its accesses are rooted
+// so.
+func throughCells(g *goroutine) *goroutine {
+	out := *g
+	out.accesses = nil
+	for _, a := range g.accesses {
+		if v := storedIn(a.root); v != nil && strings.HasPrefix(a.path, ".") {
+			b := *a
+			b.root = v
+			a = &b
+		}
+		out.accesses = append(out.accesses, a)
+	}
+	return &out
 }
 
 // who names the goroutine that makes a, one of g's accesses, as a report
