@@ -92,10 +92,7 @@
 //     starting go func() { action() }(), errgroup's g.Go, WaitGroup.Go)
 //     is checked like a go statement at the call: against the caller's
 //     later accesses, other instances when the call is in a loop, and
-//     other goroutines. A function a call passes to a callee that
-//     calls it from goroutines it starts in a loop (parallelize(n,
-//     func(i int) {...}), then waits for) is checked against its other
-//     instances. Across packages, the accessFact of such a
+//     other goroutines. Across packages, the accessFact of such a
 //     function lists the parameters it starts.
 //
 // WRONG:

@@ -33,23 +33,19 @@ type goroutine struct {
 func (c *checker) checkGoroutines() {
 	for _, fn := range c.funcs {
 		fi := c.info(fn)
-		var gos, bgs, pars []*goroutine
+		var gos, bgs []*goroutine
 		for _, cs := range fi.calls {
 			if g, ok := cs.instr.(*ssa.Go); ok {
 				gos = append(gos, c.startedBy(fi, g, cs))
 			} else if !fi.excluded {
 				bgs = append(bgs, c.leftRunning(fi, cs)...)
 				gos = append(gos, c.handedOff(fi, cs)...)
-				pars = append(pars, c.runInParallel(fi, cs)...)
 			}
 		}
-		if len(gos)+len(bgs)+len(pars) == 0 {
+		if len(gos)+len(bgs) == 0 {
 			continue
 		}
 		sp := newSpawner(c, fi)
-		for _, g := range pars {
-			c.checkInstances(sp, g)
-		}
 		for _, g := range bgs {
 			c.checkAfterCall(sp, g)
 			// The goroutines the function starts while the callee's
@@ -182,35 +178,6 @@ func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 	return out
 }
 
-// runInParallel returns the goroutines that run the functions call site
-// cs passes to its callees, which call them from goroutines they start in
-// a loop (see loopGoParams): each is checked against its other instances,
-// like a go statement in a loop.
-func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
-	if _, isGo := cs.instr.(*ssa.Go); isGo {
-		return nil
-	}
-	var out []*goroutine
-	for _, callee := range c.callees(cs.instr) {
-		if !c.isLocal(callee) {
-			continue
-		}
-		for _, i := range loopGoParams(callee) {
-			g := funcValue(argument(cs.instr.Common(), i))
-			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
-				continue
-			}
-			gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}}
-			gr.accesses = c.passedAccesses(fi.fn, cs, callee, paramCall{param: i}, nil, &gr.signals, nil)
-			if len(gr.accesses) > 0 {
-				sortWritesFirst(gr.accesses)
-				out = append(out, gr)
-			}
-		}
-	}
-	return out
-}
-
 // startedParams returns the function-typed parameters (receiver first)
 // of callee, called by common, that a goroutine callee starts and leaves
 // running calls, and whether callee signals (WaitGroup.Done) so that a
@@ -317,19 +284,6 @@ func (c *checker) goPublishes(p *ssa.Parameter, depth int) bool {
 // goParams returns the function-typed parameters of fn that its go
 // statements call: go work(), or go func() { ...; work() }().
 func goParams(fn *ssa.Function) []int {
-	return goParamsWhere(fn, func(*ssa.Go) bool { return true })
-}
-
-// loopGoParams returns the function-typed parameters of fn that go
-// statements in a loop call: instances of them run at once (a
-// parallelize(n, f) helper starting n goroutines that call f, then
-// waiting for them).
-func loopGoParams(fn *ssa.Function) []int {
-	return goParamsWhere(fn, func(g *ssa.Go) bool { return reachableFrom(g.Block())[g.Block().Index] })
-}
-
-// goParamsWhere is goParams for the go statements keep accepts.
-func goParamsWhere(fn *ssa.Function, keep func(*ssa.Go) bool) []int {
 	var out []int
 	add := func(v ssa.Value) {
 		if p := paramOf(fn, v); p != nil {
@@ -339,7 +293,7 @@ func goParamsWhere(fn *ssa.Function, keep func(*ssa.Go) bool) []int {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			g, ok := instr.(*ssa.Go)
-			if !ok || !keep(g) {
+			if !ok {
 				continue
 			}
 			add(g.Call.Value)
