@@ -540,6 +540,28 @@ func throughCells(g *goroutine) *goroutine {
 	return &out
 }
 
+// testRead reports whether a is a plain read made by a test's own code:
+// a test, benchmark or example function of a test file, or a function
+// literal in one, or a method of a test suite.
+func (c *checker) testRead(a *access) bool {
+	if a.write || a.atomic || a.fn == nil || !c.inTestFile(a.fn) {
+		return false
+	}
+	root := a.fn
+	for root.Parent() != nil {
+		root = root.Parent()
+	}
+	if root.Signature.Recv() == nil {
+		for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+			if strings.HasPrefix(root.Name(), prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	return c.inSuite(root)
+}
+
 // who names the goroutine that makes a, one of g's accesses, as a report
 // says it and as its site's Goroutine: g, or a goroutine g starts and
 // leaves running.
@@ -553,6 +575,12 @@ func (g *goroutine) who(a *access) (who, name string) {
 // reportShared reports accesses a and b to the same memory from two
 // goroutines. The access whose expression is in this package comes first.
 func (c *checker) reportShared(a *access, whoA, goA string, b *access, whoB, goB string) {
+	if a.atomic != b.atomic && (c.testRead(a) || c.testRead(b)) {
+		// A test's plain read of a counter its goroutines add to
+		// atomically: after what the test waits for, or in the
+		// message of a failing check (t.Fatalf("got %d", n)).
+		return
+	}
 	if a.obj.owner == nil && (c.inBenchmark(a, whoA, goA) || c.inBenchmark(b, whoB, goB)) {
 		// A benchmark drives the package on fixtures it builds (a fake
 		// connection, a state preset so that connecting is skipped, an
@@ -575,6 +603,10 @@ func (c *checker) reportShared(a *access, whoA, goA string, b *access, whoB, goB
 // literal in one): itself, or as who (the function the report names for
 // it) or in goroutine (the name of the goroutine it runs in).
 func (c *checker) inBenchmark(a *access, who, goroutine string) bool {
+	if _, outer, ok := strings.Cut(who, " (started in goroutine "); ok {
+		// A goroutine another one started: the benchmark is the outer.
+		who = strings.TrimSuffix(outer, ")")
+	}
 	if c.benchmarks == nil {
 		c.benchmarks = map[string]bool{}
 		for _, fn := range c.funcs {
@@ -657,7 +689,12 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 		// A closure reaching the receiver is matched only for a type
 		// that shows it is meant for concurrent use (a mutex field):
 		// closures over plain values (errgroup.Group, a test suite)
-		// are usually their owner's helpers.
+		// are usually their owner's helpers. What the goroutines it
+		// starts in turn do is left to the checks of code that shows
+		// them running at once.
+		if nested := a.goroutine != "" && a.goroutine != g.name; nested {
+			continue
+		}
 		if a.root == recv || viaClosure && paramOf(fn, a.root) == recv {
 			byPath[a.path] = append(byPath[a.path], a)
 		}

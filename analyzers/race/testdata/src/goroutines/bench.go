@@ -13,6 +13,11 @@ func NewSpigot() *Spigot {
 	return p
 }
 
+// Open starts the spigot's loop.
+func (p *Spigot) Open() {
+	go p.loop()
+}
+
 func (p *Spigot) loop() {
 	for v := range p.in {
 		if p.state == 0 {
