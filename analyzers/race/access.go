@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -81,11 +82,40 @@ type access struct {
 	publishes, acquires []string
 }
 
-// A paramCond is a boolean parameter (index in Params) and the value it
-// must have.
+// A paramCond is a condition on a parameter (index in Params) and the
+// value it must have: the boolean parameter itself, or, when op is not
+// zero, the comparison param op val with a constant (if interval > 0).
 type paramCond struct {
 	param int
 	want  bool
+	op    token.Token
+	val   constant.Value
+}
+
+// holds reports whether constant x, passed for the parameter, meets the
+// condition; ok is false when the constant settles nothing.
+func (pc paramCond) holds(x constant.Value) (holds, ok bool) {
+	if x == nil {
+		return false, false
+	}
+	if pc.op == token.ILLEGAL {
+		if x.Kind() != constant.Bool {
+			return false, false
+		}
+		return constant.BoolVal(x) == pc.want, true
+	}
+	if pc.val == nil || x.Kind() != pc.val.Kind() && !(isNumeric(x) && isNumeric(pc.val)) {
+		return false, false
+	}
+	return constant.Compare(x, pc.op, pc.val) == pc.want, true
+}
+
+func isNumeric(x constant.Value) bool {
+	switch x.Kind() {
+	case constant.Int, constant.Float:
+		return true
+	}
+	return false
 }
 
 // loc is the key under which accesses to the same memory match: the

@@ -317,8 +317,9 @@
 // concrete type: it is dropped where a caller passes another type
 // (testify's assert.Equal with a *testing.T never writes
 // assert.CollectT). An access under if on a boolean parameter (if mut {
-// *cn = copy }) is dropped where a caller passes the constant that skips
-// it. After a go statement, an access is ordered after the goroutine when
+// *cn = copy }), or on the comparison of a parameter with a constant (if
+// interval > 0 { go s.reportLoop(interval) }: the goroutine and what it
+// does), is dropped where a caller passes the constant that skips it. After a go statement, an access is ordered after the goroutine when
 // every path to it passes a wait (a loop's next round after wg.Wait), and
 // goroutines' accesses to objects they make themselves, or whose memory
 // is not reached from a variable, parameter or package-level variable,

@@ -2,7 +2,6 @@ package race
 
 import (
 	"fmt"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -626,34 +625,81 @@ func bindConds(conds []paramCond, fn *ssa.Function, call *ssa.CallCommon) ([]par
 	for _, pc := range conds {
 		switch arg := argument(call, pc.param).(type) {
 		case *ssa.Const:
-			if arg.Value != nil && arg.Value.Kind() == constant.Bool && constant.BoolVal(arg.Value) != pc.want {
+			if holds, ok := pc.holds(arg.Value); ok && !holds {
 				return nil, false
 			}
 		case *ssa.Parameter:
 			if i := indexOfParam(fn, arg); i >= 0 {
-				out = append(out, paramCond{param: i, want: pc.want})
+				pc.param = i
+				out = append(out, pc)
 			}
 		}
 	}
 	return out, true
 }
 
-// paramConds returns the conditions on fn's boolean parameters under
-// which instr runs: each block dominating it that is entered only from
-// an if on a parameter (if mut { ... }, if !mut { ... }).
+// paramConds returns the conditions on fn's parameters under which
+// instr runs: each block dominating it that is entered only from an if
+// on a boolean parameter (if mut { ... }, if !mut { ... }) or on the
+// comparison of a parameter with a constant (if interval > 0 { go
+// s.reportLoop(interval) }).
 func (c *checker) paramConds(instr ssa.Instruction) []paramCond {
 	fn := instr.Parent()
-	if fn == nil || instr.Block() == nil || !hasBoolParam(fn) {
+	if fn == nil || instr.Block() == nil || len(fn.Params) == 0 {
 		return nil
 	}
 	var out []paramCond
 	branchConds(instr, func(cond ssa.Value, want bool) bool {
-		if prm, ok := cond.(*ssa.Parameter); ok && prm.Parent() == fn {
+		if prm, ok := cond.(*ssa.Parameter); ok && prm.Parent() == fn && isBool(prm.Type()) {
 			out = append(out, paramCond{param: indexOfParam(fn, prm), want: want})
+		}
+		if pc, ok := comparedParam(fn, cond); ok {
+			pc.want = want
+			out = append(out, pc)
 		}
 		return true
 	})
 	return out
+}
+
+// comparedParam returns the condition cond states when it compares a
+// parameter of fn with a constant (interval > 0, 0 < interval).
+func comparedParam(fn *ssa.Function, cond ssa.Value) (paramCond, bool) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return paramCond{}, false
+	}
+	op := bin.Op
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return paramCond{}, false
+	}
+	x, y := bin.X, bin.Y
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, y = y, x
+		switch op { // 0 < interval is interval > 0
+		case token.LSS:
+			op = token.GTR
+		case token.LEQ:
+			op = token.GEQ
+		case token.GTR:
+			op = token.LSS
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	prm, isParam := storedOnce(x).(*ssa.Parameter) // a captured parameter is loaded from its cell
+	k, isConst := y.(*ssa.Const)
+	if !isParam || !isConst || prm.Parent() != fn || k.Value == nil {
+		return paramCond{}, false
+	}
+	return paramCond{param: indexOfParam(fn, prm), op: op, val: k.Value}, true
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // branchConds calls yield, for every block dominating instr that is
@@ -678,15 +724,6 @@ func branchConds(instr ssa.Instruction, yield func(cond ssa.Value, want bool) bo
 			return
 		}
 	}
-}
-
-func hasBoolParam(fn *ssa.Function) bool {
-	for _, p := range fn.Params {
-		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
-			return true
-		}
-	}
-	return false
 }
 
 // dynMatches reports whether access a, bound to argument arg, can happen:
