@@ -12,7 +12,7 @@ type sampleReporter struct {
 func (r *sampleReporter) report() { r.last++ }
 
 type reportScope struct {
-	mu       sync.Mutex
+	mu   sync.Mutex
 	sink *sampleReporter
 }
 
