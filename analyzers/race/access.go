@@ -32,6 +32,10 @@ type access struct {
 	obj   object
 	write bool
 	held  heldSet // locks held at the access
+	// waited lists the channel and WaitGroup fields the access's
+	// function, or a caller on the way to it, waits on before it (see
+	// waitedBefore).
+	waited []string
 	// atomic marks an operation of package sync/atomic on the memory
 	// (atomic.AddInt64(&s.n, 1)): it races with plain accesses, never
 	// with other atomic ones, and says nothing of which lock guards it.

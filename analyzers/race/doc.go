@@ -244,6 +244,13 @@
 // lock-discipline check leaves it out (it is neither evidence of a
 // guard nor unguarded).
 //
+// A goroutine that closes a channel field, or calls Done on a WaitGroup
+// field, in a deferred call has finished once that happened: an access
+// made after waiting on the same field, in the caller or in a function it
+// calls (a close method doing s.stop <- x; <-s.stop before it flushes,
+// with the send loop's defer close(s.stop)), is not paired with it.
+// Fields are told apart by type and name, not by instance.
+//
 // Double-checked initialization with an atomic flag orders its accesses:
 // a write followed in its block by flag.Store(true) happens before a read
 // made only after flag.Load() returned true (a lazily started clock).

@@ -214,6 +214,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		}
 	}
 	a.conds = c.paramConds(instr)
+	a.waited = c.waitedBefore(instr)
 	if a.write {
 		a.publishes = appendKey(c.closesAfterSet(instr, addr), flagStoredAfter(instr))
 	} else {

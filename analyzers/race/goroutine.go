@@ -345,6 +345,9 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 				continue
 			}
 		}
+		if c.waitedForExit(b, c.startedFuncs(g)) {
+			continue
+		}
 		if a := conflicting(b, byLoc[b.loc()]); a != nil && !c.gatedAfter(a, b, sp.fi.fn) {
 			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
@@ -438,7 +441,9 @@ func (c *checker) goroutineName(g *ssa.Go) string {
 func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 	byLoc := map[loc][]*access{}
 	for _, a := range sp.accessesAfter(g, false) {
-		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+		if !c.waitedForExit(a, g.entries) {
+			byLoc[a.loc()] = append(byLoc[a.loc()], a)
+		}
 	}
 	for _, a := range g.accesses {
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {

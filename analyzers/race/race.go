@@ -63,6 +63,7 @@ type checker struct {
 	byName         map[string]*ssa.Function          // exported functions by name; see siteFuncs
 	made           map[*ssa.Function]bool            // whether a function literal is ever made; see neverMade
 	publishes      map[*ssa.Parameter]bool           // see goPublishes
+	exits          map[*ssa.Function]map[string]bool // see exitSignals
 	ifaces         *[]documentedInterface            // see interfaces
 	reach          *goReach                          // see goReach
 	index          *callIndex                        // see callIndex
@@ -91,6 +92,7 @@ func run(pass *analysis.Pass) (_ any, err error) {
 		infos:          map[*ssa.Function]*funcInfo{},
 		made:           map[*ssa.Function]bool{},
 		publishes:      map[*ssa.Parameter]bool{},
+		exits:          map[*ssa.Function]map[string]bool{},
 		sums:           map[*ssa.Function]*summary{},
 		impls:          map[implKey][]*ssa.Function{},
 		replacing:      map[*ssa.Function][]*ssa.Store{},

@@ -85,7 +85,7 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		if len(s.accesses) >= maxSummary || !sharedRoot(a, fn) {
 			return
 		}
-		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: fmt.Sprint(a.conds)}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: fmt.Sprint(a.conds, a.waited)}
 		if !seen[k] {
 			seen[k] = true
 			s.accesses = append(s.accesses, a)
@@ -135,7 +135,7 @@ func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 		if len(out) >= maxSummary || !sharedRoot(a, fn) && resultIndex(fn, a.root) < 0 {
 			return
 		}
-		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: a.goroutine + fmt.Sprint(a.conds)}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: a.goroutine + fmt.Sprint(a.conds, a.waited)}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, a)
@@ -613,6 +613,9 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 		return nil
 	}
 	a.conds = append(conds, c.paramConds(cs.instr)...)
+	if w := c.waitedBefore(cs.instr); len(w) > 0 {
+		a.waited = append(w, e.waited...)
+	}
 	return c.rebase(&a, arg, e.path)
 }
 
