@@ -521,6 +521,9 @@ func (c *checker) checkPair(g, h *goroutine) {
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
 			whoA, goA := g.who(a)
 			whoB, goB := h.who(b)
+			if whoA == whoB {
+				whoB = "another instance of " + strings.TrimPrefix(whoB, "goroutine ")
+			}
 			c.reportShared(a, whoA, goA, b, whoB, goB)
 		}
 	}
