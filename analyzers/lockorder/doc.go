@@ -44,18 +44,39 @@
 //     but not on others (lock-leak), such as an early return err that
 //     skips the RUnlock, or a function handing its lock to the caller on
 //     success (acquire, then release) returning an error still holding
-//     it where another error return released it; not in a type's own
+//     it where another error return released it; also a lock held on
+//     only some of the paths that merge before a return (Clang's "mutex
+//     is not held on every path through here"): taken in a loop and
+//     still held on a break out of it, with one return after the loop
+//     (cockroach584), when nothing after the merge releases a lock of
+//     its class (a lock taken and released under the same condition, if
+//     lock { mu.Lock() } ... if lock { mu.Unlock() }, or a TryLock tested
+//     twice, is not reported) and no deferred call does; not in a type's own
 //     Lock, RLock, TryLock or TryRLock method (holding is its purpose),
 //     nor for a lock that a goroutine started in the same declaration
 //     releases without acquiring it (a lock handed to a goroutine, or a test's mutex used
 //     as a signal between two goroutines), nor for a lock whose release
 //     the package hands away as a function value stored in a field or a
 //     package-level variable or passed to a go statement
-//     (s.NotifyStartedFunc = waitLock.Unlock), nor for a lock held on every
-//     return of a nil error by a function whose last result is an error
-//     (Begin handing the writer lock to the transaction it returns; with
-//     deferred calls the results are read through their slots, and the
-//     return after a recovered panic does not count);
+//     (s.NotifyStartedFunc = waitLock.Unlock);
+//   - a lock a function holds on every return, or on every return of a
+//     nil error when its last result is an error, that no caller
+//     releases (lock-leak): such a function is a lock helper (lock(),
+//     Begin handing the writer lock to the transaction it returns,
+//     acquire() error whose callers defer release()) only when some
+//     function of the package releases a lock of that class and mode
+//     that it did not acquire itself (an unlock helper, a caller
+//     releasing what a callee returned holding, a function called with
+//     the lock held); when none does, the next Lock of the class blocks
+//     (moby17176's cleanup returning nil still holding the lock, etcd's
+//     acquire returning ErrConnClosed from an endless loop with the read
+//     lock held). Reported in the function that acquired the lock itself,
+//     not in its callers that return holding it in turn; not for a lock
+//     another package may release (an exported field or embedded mutex
+//     of a package that can be imported), nor for a function returning a
+//     mutex or a sync.Locker. With deferred calls the results are read
+//     through their slots, and the return after a recovered panic does
+//     not count;
 //   - a blocking channel operation made holding a lock when every
 //     operation that could complete it (the sends and closes a receive
 //     waits for, the receives a send waits for) needs the same lock class
@@ -233,8 +254,11 @@
 //
 // Locks held on only some paths into a point are not held there (a
 // must-analysis: no report unless every path holds the lock), except for
-// the double locks along a path above; a re-acquisition guarded by a
-// boolean flag (if !locked { mu.Lock() }) is not reported. Channels are
+// the double locks along a path and the leaks at a merge above; a
+// re-acquisition guarded by a boolean flag (if !locked { mu.Lock() }) is
+// not reported, nor is a lock held on some paths into a merge and
+// released (on some path) after it, whose other paths would unlock an
+// unlocked mutex (Clang reports that join too). Channels are
 // named by the field or package-level variable holding them; local
 // channels, channels made with a buffer (or with a size not known),
 // sends on channels whose making is not seen, and operations in a select
@@ -259,12 +283,15 @@
 // function values VTA cannot resolve, locks taken by the
 // standard library, sync.Locker values whose dynamic type is not visible
 // in the package, reflection and unsafe are ignored. A function holding a
-// lock on every return is a lock helper and is not reported as leaking;
-// its callers are checked instead. Conditional lock helpers are not
-// checked for leaks: functions whose last result is a bool, functions
-// returning a function (the release), and functions holding the lock on
-// every return of a nil error; nor are functions deferring calls the
-// analysis cannot resolve. Returns after a recovered panic are ignored. TryLock never blocks and adds
+// lock on every return (or on every nil-error return) is taken for a
+// lock helper, and not reported as leaking, as soon as anything in the
+// package releases a lock of the class it did not acquire itself: which
+// callers release it after which call is not checked, so one unlock
+// helper of the class exempts every function returning with the class
+// held. Conditional lock helpers are not checked for leaks: functions
+// whose last result is a bool, functions returning a function (the
+// release); nor are functions deferring calls the analysis cannot
+// resolve. Returns after a recovered panic are ignored. TryLock never blocks and adds
 // no edge. RWR needs a write acquisition of the same class in the package
 // or its dependencies. A cycle is reported only when one of its edges
 // found in the package involves no interface method or function value

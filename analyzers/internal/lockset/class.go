@@ -186,8 +186,15 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 	case *ssa.TypeAssert:
 		return c.path(v.X, depth+1)
 	case *ssa.Extract:
-		if call, ok := v.Tuple.(*ssa.Call); ok {
-			return c.callResult(call)
+		switch t := v.Tuple.(type) {
+		case *ssa.Call:
+			return c.callResult(t)
+		case *ssa.Lookup, *ssa.TypeAssert:
+			// The value of a comma-ok map lookup or type assertion
+			// (m, ok := locks[k]).
+			if v.Index == 0 {
+				return c.path(t, depth+1)
+			}
 		}
 	case *ssa.Call:
 		return c.callResult(v)

@@ -22,7 +22,9 @@
 // or Read). A sync.Locker is named after the mutex it wraps when the
 // package shows it: &mu, rw.RLocker() (a Read reference), the L of a
 // sync.Cond built by sync.NewCond or a composite literal, or a variable or
-// field to which the package only ever stores lockers of one class.
+// field to which the package only ever stores lockers of one class. A
+// mutex taken from a map or an interface with comma-ok (m, ok :=
+// locks[k]) is named like the map's elements.
 //
 // Ref.Inst tells instances of one class apart inside a function: it is an
 // access path from a parameter ("$0.mu"), a free variable ("^1"), a global
@@ -64,8 +66,11 @@
 // held then) and each caller applies the function it passes, so
 // withLock(f) orders f's locks after withLock's in the context of each
 // call. A callee's acquisitions are not ordered after the caller's locks
-// it releases (Summary.Releases). A deferred call of an unknown function
-// value (defer unlock()) is assumed to release everything.
+// it releases before them (Item.Unheld: released on some path to every
+// acquisition of the item); one made while it still holds the caller's
+// lock, before releasing it, is (an unlock helper that read-locks a
+// table before it releases a key's lock). A deferred call of an unknown
+// function value (defer unlock()) is assumed to release everything.
 //
 // The entry lockset of a function (Result.Entry) is the intersection of
 // the locks held at its call sites, translated to its parameters, when it

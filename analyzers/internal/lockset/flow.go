@@ -41,6 +41,9 @@ type Release struct {
 	Item  Item
 	// Matched reports whether the released lock was in the must-held set.
 	Matched bool
+	// Lock is the lock released as it was held (where and how it was
+	// acquired: Chain, Inherited), when Matched.
+	Lock Lock
 }
 
 // A Return is a return of a function with the locks held there (after the
@@ -567,7 +570,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			binds = e.cls.fieldClosureBindings(common, fn)
 		}
 		if obs != nil && obs.acquire != nil {
-			under := e.without(st.held, s.Releases, as, binds, fn, pos)
+			under := e.without(st.held, paramItems(s.Releases), as, binds, fn, pos)
 			for _, it := range s.Acquires {
 				l := Lock{Item: e.mapItem(it, as, binds, fn, pos)}
 				l.Dynamic = l.Dynamic || dynamic
@@ -580,10 +583,11 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		}
 		for _, it := range s.Releases {
 			m := e.mapItem(it, as, binds, fn, pos)
+			was, _ := st.held.find(m.Class, m.Mode, m.Inst)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if obs != nil && obs.release != nil {
-				obs.release(Release{Instr: instr, Pos: pos, Item: m, Matched: ok})
+				obs.release(Release{Instr: instr, Pos: pos, Item: m, Matched: ok, Lock: was})
 			}
 		}
 		var h Set
@@ -617,10 +621,11 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Try: true})
 		}
 	case OpRelease:
+		was, _ := st.held.find(l.Class, l.Mode, l.Inst)
 		var ok bool
 		st.held, ok = st.held.remove(l.Class, l.Mode, l.Inst)
 		if obs != nil && obs.release != nil {
-			obs.release(Release{Instr: instr, Pos: pos, Item: l.Item, Matched: ok})
+			obs.release(Release{Instr: instr, Pos: pos, Item: l.Item, Matched: ok, Lock: was})
 		}
 	case OpWait:
 		if l.Inst == "" {
@@ -783,11 +788,13 @@ func (e *engine) summarize(f *flow) *Summary {
 // unheld sets the Unheld of the items s acquires: the locks of its
 // callers that every acquisition of the item, acqs, is made without,
 // because a callee released them before it (their Unheld), or because
-// fn releases them itself before it and takes them back later (its
-// Neutral locks not held there when fn starts with them held).
+// fn releases them itself before it (its Releases, and its Neutral
+// locks it takes back later, not held there when fn starts with them
+// held). An acquisition made before fn releases its caller's lock is
+// ordered after it (lock the registry, then unlock the caller's lock).
 func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
 	var entry Set
-	for _, it := range s.Neutral {
+	for _, it := range append(append([]Item(nil), s.Neutral...), s.Releases...) {
 		if it.Param == 0 {
 			entry = entry.add(Lock{Item: it, Inherited: true, Assumed: true})
 		}
@@ -1031,7 +1038,7 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			continue
 		}
 		fs := e.summary(fn)
-		under = e.without(under, fs.Releases, nil, fbinds, fn, pos)
+		under = e.without(under, paramItems(fs.Releases), nil, fbinds, fn, pos)
 		for _, it := range fs.Acquires {
 			m := e.mapItem(it, nil, fbinds, fn, pos)
 			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
@@ -1042,9 +1049,23 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 	}
 }
 
+// paramItems returns the items of a summary named after a parameter of
+// the function (Param > 0): their release cannot be placed relative to
+// its acquisitions (see unheld), which are not ordered after them.
+func paramItems(items []Item) []Item {
+	var out []Item
+	for _, it := range items {
+		if it.Param > 0 {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // without returns held without the locks that callee releases (rel, from
-// its summary): its acquisitions are not ordered after locks it may have
-// released first (an unlock-call-relock callback, Cond-style waits).
+// its summary, or an item's Unheld): its acquisitions are not ordered
+// after locks it released first (an unlock-call-relock callback,
+// Cond-style waits).
 func (e *engine) without(held Set, rel []Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Set {
 	for _, it := range rel {
 		m := e.mapItem(it, as, binds, callee, pos)
@@ -1170,10 +1191,11 @@ func (e *engine) handOff(st *state, g *ssa.Go, obs *observer) {
 	for _, fn := range e.callees(g, common) {
 		for _, it := range e.summary(fn).Releases {
 			m := e.mapItem(it, as, binds, fn, g.Pos())
+			was, _ := st.held.find(m.Class, m.Mode, m.Inst)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if ok && obs != nil && obs.release != nil {
-				obs.release(Release{Instr: g, Pos: g.Pos(), Item: m, Matched: true})
+				obs.release(Release{Instr: g, Pos: g.Pos(), Item: m, Matched: true, Lock: was})
 			}
 		}
 	}
