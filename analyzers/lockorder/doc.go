@@ -178,8 +178,12 @@
 // the package's own implementation when there is only one), function
 // literals of a named func type passed to a callee are called where it
 // calls its parameter, and Cond.Wait takes back the lock of its class it
-// released; closures called in place run under the caller's locks; a function
-// started by a go statement starts with none. Across packages, function
+// released; closures called in place run under the caller's locks, and
+// so do the functions passed to the standard library's synchronous
+// runners (once.Do(func() { ... }), sync.Map.Range, sort.Slice,
+// slices.SortFunc...): a lock taken inside once.Do under the same lock is
+// a double lock (hugo5379); a function started by a go statement starts
+// with none. Across packages, function
 // summaries (lockset facts) carry acquisitions made in callees, and the
 // Orders package fact carries each package's lock-order edges and its
 // write-locked classes, so a cycle split over packages is reported in the
@@ -281,7 +285,9 @@
 // r.cc.mu) is not reported: the two instances are not known to be one.
 // Calls of
 // function values VTA cannot resolve, locks taken by the
-// standard library, sync.Locker values whose dynamic type is not visible
+// standard library, functions the standard library calls other than
+// those of its synchronous runners (a String method fmt calls, an
+// http.Handler), sync.Locker values whose dynamic type is not visible
 // in the package, reflection and unsafe are ignored. A function holding a
 // lock on every return (or on every nil-error return) is taken for a
 // lock helper, and not reported as leaking, as soon as anything in the

@@ -28,7 +28,10 @@
 //
 // Ref.Inst tells instances of one class apart inside a function: it is an
 // access path from a parameter ("$0.mu"), a free variable ("^1"), a global
-// ("g:...") or a local SSA value ("v:t3.mu"). Equal non-empty paths denote
+// ("g:...") or a local SSA value ("v:t3.mu"). A variable captured by a
+// closure that only ever holds its initial value (a receiver or
+// parameter the closure reads) is that value: p.mu is "$0.mu" in a method
+// whose closure captures p, not a path through the variable's cell. Equal non-empty paths denote
 // the same mutex (as far as a lock analysis cares: writes to the pointers
 // on the path in between are ignored); "" means unknown (an element at a
 // non-constant index, a map value).
@@ -55,7 +58,11 @@
 // recursive cycle, a function still being summarized has an empty summary.
 // Summaries of functions of other packages come from facts (Summary is an
 // analysis.Fact exported on each *types.Func); standard library packages
-// are not analyzed and have none.
+// are not analyzed and have none, except the functions that call a
+// function argument before they return (sync.Once.Do, sync.Map.Range,
+// sort.Slice, slices.SortFunc and the like: a ParamCall of that
+// argument), so the locks taken inside once.Do(func() { ... }) are the
+// caller's.
 //
 // Callees are the static callee, or the callees VTA finds among the
 // package's own (non-generic) functions (when several, the call holds
@@ -70,7 +77,18 @@
 // acquisition of the item); one made while it still holds the caller's
 // lock, before releasing it, is (an unlock helper that read-locks a
 // table before it releases a key's lock). A deferred call of an unknown
-// function value (defer unlock()) is assumed to release everything.
+// function value (defer unlock()) is assumed to release everything, and
+// so is a call of a function that releases a sync.Locker it cannot name
+// or that is its parameter or free variable (the release function
+// unlockOnce(&mu) returns, running once.Do(l.Unlock)).
+//
+// A function that both acquires and releases a lock without holding it
+// on return leaves it as its caller had it (Summary.Neutral: if lock {
+// mu.Lock() } ... if lock { mu.Unlock() }, or unlock, call, lock again);
+// one that releases its caller's lock first, takes it again only after
+// that and does not hold it on every return releases it (it unlocks,
+// then runs a check that locks and unlocks): the item stays in its
+// Releases and Acquires.
 //
 // The entry lockset of a function (Result.Entry) is the intersection of
 // the locks held at its call sites, translated to its parameters, when it

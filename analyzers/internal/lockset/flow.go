@@ -119,6 +119,8 @@ type engine struct {
 	graph   *callgraph.Graph // VTA call graph of the package's functions
 	dynamic map[ssa.CallInstruction][]*ssa.Function
 	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
+
+	opaque map[*ssa.Function]bool // see opaqueUnlock
 }
 
 type implKey struct {
@@ -145,6 +147,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		takenObj:   map[types.Object]bool{},
 		invoked:    map[string]bool{},
 		impls:      map[implKey][]*ssa.Function{},
+		opaque:     map[*ssa.Function]bool{},
 	}
 	e.indexCalls(funcs)
 	e.buildCallGraph(funcs)
@@ -317,7 +320,9 @@ func (e *engine) summary(fn *ssa.Function) *Summary {
 		s = e.summary(fn.Origin())
 	default:
 		s = &Summary{}
-		if obj, ok := fn.Object().(*types.Func); ok && e.importFact != nil && obj.Pkg() != nil && obj.Pkg() != e.pkg.Pkg {
+		if param, ok := syncRunners[fn.String()]; ok {
+			s = &Summary{ParamCalls: []ParamCall{{Param: param}}}
+		} else if obj, ok := fn.Object().(*types.Func); ok && e.importFact != nil && obj.Pkg() != nil && obj.Pkg() != e.pkg.Pkg {
 			var imported Summary
 			if e.importFact(obj.Origin(), &imported) {
 				s = &imported
@@ -326,6 +331,34 @@ func (e *engine) summary(fn *ssa.Function) *Summary {
 	}
 	e.summaries[fn] = s
 	return s
+}
+
+// syncRunners are the functions of the standard library that call a
+// function argument before they return, in the calling goroutine, with
+// no lock of the caller's released: the index of that parameter
+// (receiver first). Their summaries record the call (ParamCalls), so the
+// locks the function passed takes count as the caller's: a lock taken
+// inside once.Do(func() { ... }) under the same lock is a double lock.
+var syncRunners = map[string]int{
+	"(*sync.Once).Do":         1,
+	"(*sync.Map).Range":       1,
+	"sort.Slice":              1,
+	"sort.SliceStable":        1,
+	"sort.Search":             1,
+	"slices.SortFunc":         1,
+	"slices.SortStableFunc":   1,
+	"slices.IndexFunc":        1,
+	"slices.ContainsFunc":     1,
+	"slices.DeleteFunc":       1,
+	"slices.BinarySearchFunc": 2,
+	"strings.Map":             0,
+	"strings.FieldsFunc":      1,
+	"strings.IndexFunc":       1,
+	"strings.TrimFunc":        1,
+	"bytes.Map":               0,
+	"bytes.FieldsFunc":        1,
+	"bytes.IndexFunc":         1,
+	"bytes.TrimFunc":          1,
 }
 
 func (e *engine) baseFlow(fn *ssa.Function) *flow {
@@ -563,7 +596,9 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		callees = own
 	}
 	var holds Set
+	opaque := false
 	for i, fn := range callees {
+		opaque = opaque || e.opaqueUnlock(fn)
 		s := e.summary(fn)
 		binds := bindings(common)
 		if dynamic && binds == nil {
@@ -606,6 +641,71 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	for _, l := range holds {
 		st.held = st.held.add(l)
 	}
+	if opaque {
+		// A callee releases a lock it cannot name (unlock :=
+		// unlockOnce(&mu) ... unlock(), once.Do(l.Unlock)): assume
+		// nothing stays held, as after defer unlock().
+		st.held = nil
+	}
+}
+
+// passedLocker reports whether the sync.Locker v is a parameter or a
+// captured variable of the function: whichever lock its callers pass.
+func passedLocker(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.Parameter, *ssa.FreeVar:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// opaqueUnlock reports whether fn releases a lock the analysis cannot
+// name: it calls Unlock or RUnlock of a sync.Locker whose value is not
+// known or is its parameter or free variable (a release function that
+// unlockOnce(&mu) returns), or makes such a method value, which it passes
+// on (once.Do(l.Unlock)).
+func (e *engine) opaqueUnlock(fn *ssa.Function) bool {
+	if v, ok := e.opaque[fn]; ok {
+		return v
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				common := instr.Common()
+				if common.IsInvoke() && lockerCall(common) && (common.Method.Name() == "Unlock" || common.Method.Name() == "RUnlock") {
+					if _, ok := e.cls.Op(common); !ok || passedLocker(common.Value) {
+						found = true
+					}
+				}
+			case *ssa.MakeClosure:
+				w, ok := instr.Fn.(*ssa.Function)
+				if !ok || w.Parent() != nil || len(instr.Bindings) != 1 || !isInterface(instr.Bindings[0].Type()) {
+					continue
+				}
+				if name := w.Name(); name == "Unlock$bound" || name == "RUnlock$bound" {
+					if _, ok := e.cls.Ref(instr.Bindings[0]); !ok || passedLocker(instr.Bindings[0]) {
+						found = true
+					}
+				}
+			}
+		}
+	}
+	e.opaque[fn] = found
+	return found
 }
 
 func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs *observer) {
@@ -775,13 +875,13 @@ func (e *engine) summarize(f *flow) *Summary {
 			s.Holds = append(s.Holds, portable(l.Item))
 		}
 	}
-	neutral(s)
+	removed := neutral(s)
 	for i, it := range s.Holds {
 		if hasItem(s.Neutral, it) {
 			s.Holds[i].Relocked = true
 		}
 	}
-	e.unheld(f.fn, s, acqs)
+	e.unheld(f.fn, s, acqs, removed)
 	return s
 }
 
@@ -792,7 +892,7 @@ func (e *engine) summarize(f *flow) *Summary {
 // locks it takes back later, not held there when fn starts with them
 // held). An acquisition made before fn releases its caller's lock is
 // ordered after it (lock the registry, then unlock the caller's lock).
-func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
+func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, removed map[string]*neutralItem) {
 	var entry Set
 	for _, it := range append(append([]Item(nil), s.Neutral...), s.Releases...) {
 		if it.Param == 0 {
@@ -804,6 +904,8 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
 		key string
 	}
 	own := map[event][]Item{}
+	acquiredHeld := map[string]bool{} // neutral locks acquired while still held
+	unheldAtReturn := map[string]bool{}
 	if len(entry) > 0 {
 		obs := &observer{acquire: func(a Acquisition) {
 			if a.Try || a.Wait {
@@ -816,14 +918,41 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
 				}
 			}
 			it := portable(a.Lock.Item)
+			if holdsLike(a.Held, it) {
+				acquiredHeld[it.Key()] = true
+			}
 			ev := event{a.Pos, it.Key()}
 			if prev, ok := own[ev]; ok {
 				out = commonItems(prev, out)
 			}
 			own[ev] = out
+		}, ret: func(r Return) {
+			if r.Instr.Block() == fn.Recover {
+				return
+			}
+			for _, l := range entry {
+				if !holdsLike(r.Held, l.Item) {
+					unheldAtReturn[l.Key()] = true
+				}
+			}
 		}}
 		e.solve(fn, entry).replay(e, obs)
 	}
+	// A neutral lock fn releases first, takes again only after that and
+	// does not hold on every return is released, not left as found: it
+	// unlocks its caller's lock, then locks and unlocks it in a callee
+	// (cache2go's addInternal running the expiration check).
+	var keep []Item
+	for _, it := range s.Neutral {
+		k := it.Key()
+		if it.Param == 0 && unheldAtReturn[k] && !acquiredHeld[k] && removed[k] != nil {
+			s.Acquires = append(s.Acquires, removed[k].acquire)
+			s.Releases = append(s.Releases, removed[k].release)
+			continue
+		}
+		keep = append(keep, it)
+	}
+	s.Neutral = keep
 	byKey := map[string][]Item{}
 	seen := map[string]bool{}
 	for _, a := range acqs {
@@ -882,8 +1011,10 @@ func commonItems(a, b []Item) []Item {
 // pair; one that unlocks around a callback and locks again): from the
 // caller's side such a function leaves the lock as it found it, and
 // taking its acquisition and its release for the caller's would invent a
-// double lock, or drop a lock the caller still holds.
-func neutral(s *Summary) {
+// double lock, or drop a lock the caller still holds. It returns the
+// items removed, by key (see unheld, which puts back those of a function
+// that releases its caller's lock for good).
+func neutral(s *Summary) map[string]*neutralItem {
 	acquired := make(map[string]bool, len(s.Acquires))
 	for _, it := range s.Acquires {
 		acquired[it.Key()] = true
@@ -895,20 +1026,40 @@ func neutral(s *Summary) {
 		}
 	}
 	if len(both) == 0 {
-		return
+		return nil
 	}
-	keep := func(items []Item) []Item {
+	removed := map[string]*neutralItem{}
+	keep := func(items []Item, acquire bool) []Item {
 		var out []Item
 		for _, it := range items {
 			if !both[it.Key()] {
 				out = append(out, it)
-			} else if !hasItem(s.Neutral, it) {
+				continue
+			}
+			if !hasItem(s.Neutral, it) {
 				s.Neutral = append(s.Neutral, it)
+			}
+			r := removed[it.Key()]
+			if r == nil {
+				r = &neutralItem{}
+				removed[it.Key()] = r
+			}
+			if acquire {
+				r.acquire = it
+			} else {
+				r.release = it
 			}
 		}
 		return out
 	}
-	s.Acquires, s.Releases = keep(s.Acquires), keep(s.Releases)
+	s.Acquires, s.Releases = keep(s.Acquires, true), keep(s.Releases, false)
+	return removed
+}
+
+// A neutralItem is the acquisition and the release of a lock that
+// neutral took out of a summary.
+type neutralItem struct {
+	acquire, release Item
 }
 
 // portable drops the parts of an instance path that mean nothing outside
@@ -1119,6 +1270,14 @@ func (e *engine) mapInst(inst string, as, binds []ssa.Value) string {
 	i, err := strconv.Atoi(inst[1:n])
 	if err != nil || i >= len(vals) || vals[i] == nil {
 		return ""
+	}
+	if a, ok := vals[i].(*ssa.Alloc); ok && strings.HasPrefix(inst[n:], "*") {
+		if v := cellValue(a); v != nil {
+			// A captured variable that only holds its initial
+			// value: "^0*.mu" is that value's ".mu".
+			vals = []ssa.Value{pointee{v}}
+			i = 0
+		}
 	}
 	if d, ok := vals[i].(pointee); ok {
 		// A variable captured by reference whose content the caller

@@ -283,3 +283,42 @@ func fetch2(l *keyLocks2, k string) {
 	l.lock(k)
 	defer l.unlock(k)
 }
+
+// addLocked releases its caller's lock, then may run a check that locks
+// it again and releases it: Add does not return holding it, and Value,
+// which calls Add on one path, leaks nothing (cache2go's addInternal).
+type Cache struct {
+	mu    sync.Mutex
+	items map[string]int
+	full  bool
+}
+
+func (c *Cache) check() {
+	c.mu.Lock()
+	c.full = len(c.items) > 8
+	c.mu.Unlock()
+}
+
+func (c *Cache) addLocked(k string) {
+	c.items[k] = 1
+	c.mu.Unlock()
+	if len(k) > 3 {
+		c.check()
+	}
+}
+
+func (c *Cache) Add(k string) {
+	c.mu.Lock()
+	c.addLocked(k)
+}
+
+func (c *Cache) Value(k string) int {
+	c.mu.Lock()
+	v, ok := c.items[k]
+	c.mu.Unlock()
+	if !ok {
+		c.Add(k)
+		return 0
+	}
+	return v
+}
