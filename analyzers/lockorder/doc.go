@@ -182,8 +182,11 @@
 // so do the functions passed to the standard library's synchronous
 // runners (once.Do(func() { ... }), sync.Map.Range, sort.Slice,
 // slices.SortFunc...): a lock taken inside once.Do under the same lock is
-// a double lock (hugo5379); a function started by a go statement starts
-// with none. Across packages, function
+// a double lock (hugo5379), and a value printed by fmt, log or testing
+// is printed by its Error or String method, called at the printing call
+// (fmt.Printf("%s", c) under c.mu.RLock() with a String method that
+// read-locks c.mu is a recursive read lock: cockroach6181); a function
+// started by a go statement starts with none. Across packages, function
 // summaries (lockset facts) carry acquisitions made in callees, and the
 // Orders package fact carries each package's lock-order edges and its
 // write-locked classes, so a cycle split over packages is reported in the
@@ -286,8 +289,10 @@
 // Calls of
 // function values VTA cannot resolve, locks taken by the
 // standard library, functions the standard library calls other than
-// those of its synchronous runners (a String method fmt calls, an
-// http.Handler), sync.Locker values whose dynamic type is not visible
+// those of its synchronous runners and the String and Error methods of
+// what it prints (an http.Handler, a comparison heap.Push calls, a
+// Format method, a value printed through an interface whose dynamic type
+// is not known, printing functions of other packages), sync.Locker values whose dynamic type is not visible
 // in the package, reflection and unsafe are ignored. A function holding a
 // lock on every return (or on every nil-error return) is taken for a
 // lock helper, and not reported as leaking, as soon as anything in the

@@ -62,7 +62,11 @@
 // function argument before they return (sync.Once.Do, sync.Map.Range,
 // sort.Slice, slices.SortFunc and the like: a ParamCall of that
 // argument), so the locks taken inside once.Do(func() { ... }) are the
-// caller's.
+// caller's; and the printing functions of fmt, log and testing (Printf,
+// Sprint, Errorf, log.Println, t.Logf...), whose operands of a concrete
+// type with an Error or String method, formatted with a verb that calls
+// it (%v, %s, %q, %x, %X, %w; every operand of Print and Println), are
+// taken for calls of that method at the printing call.
 //
 // Callees are the static callee, or the callees VTA finds among the
 // package's own (non-generic) functions (when several, the call holds

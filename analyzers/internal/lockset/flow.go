@@ -562,6 +562,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		e.op(st, op, instr, pos, obs)
 		return
 	}
+	e.printed(st, common, instr, pos, obs)
 	if p, ok := common.Value.(*ssa.Parameter); ok && !common.IsInvoke() {
 		// A call of a function parameter: the caller knows which
 		// function it is (see Summary.ParamCalls).
