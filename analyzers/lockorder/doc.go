@@ -167,7 +167,12 @@
 // registry, lock again) leaves its callers holding it: their locks are
 // not ordered before what it acquires while the lock is released (also
 // through the functions that call it), and a return after it holding
-// the lock is not a leak, nor is one in the function itself. Only
+// the lock is not a leak, nor is one in the function itself; but its
+// taking the lock back is ordered after the other locks its callers
+// hold (moby4951: DeleteDevice locks devices, then info.lock, and
+// removeDeviceAndWait unlocks devices, waits and locks it again under
+// info.lock), except for a sync.Locker the package does not show to
+// wrap one of its mutexes, which may be the caller's own. Only
 // interface methods with sync.Locker's signatures (Lock(), Unlock()) are
 // lock operations: a distributed lock's Lock(ctx, key) (Lock, error) is
 // not; such a call

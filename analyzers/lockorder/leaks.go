@@ -118,7 +118,7 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 	touches := map[ssa.Instruction][]string{} // classes released by each instruction
 	acquires := map[ssa.Instruction][]lockset.Acquisition{}
 	for _, a := range t.Acquisitions {
-		if !a.Try && !a.Wait {
+		if !a.Try && !a.Wait && !relocks(a) {
 			acquires[a.Instr] = append(acquires[a.Instr], a)
 		}
 	}

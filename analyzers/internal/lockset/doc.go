@@ -92,7 +92,11 @@
 // one that releases its caller's lock first, takes it again only after
 // that and does not hold it on every return releases it (it unlocks,
 // then runs a check that locks and unlocks): the item stays in its
-// Releases and Acquires.
+// Releases and Acquires. One that takes it back only after releasing it
+// and holds it on every return (unlock, wait, lock again) keeps its
+// acquisition in Acquires, with the lock itself in the item's Unheld:
+// the caller's other locks are ordered before it, the caller's hold on
+// it is not a double lock.
 //
 // The entry lockset of a function (Result.Entry) is the intersection of
 // the locks held at its call sites, translated to its parameters, when it

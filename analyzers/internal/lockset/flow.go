@@ -943,13 +943,27 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, remove
 	// does not hold on every return is released, not left as found: it
 	// unlocks its caller's lock, then locks and unlocks it in a callee
 	// (cache2go's addInternal running the expiration check).
+	// One it takes back on every path, only after releasing it, and
+	// holds on return, is its caller's lock relocked: its acquisition
+	// stays in Acquires (with itself Unheld), so the caller's other
+	// locks are ordered before it (moby4951: DeleteDevice holds
+	// devices and info.lock while removeDeviceAndWait unlocks devices,
+	// waits and locks it again).
 	var keep []Item
 	for _, it := range s.Neutral {
 		k := it.Key()
-		if it.Param == 0 && unheldAtReturn[k] && !acquiredHeld[k] && removed[k] != nil {
-			s.Acquires = append(s.Acquires, removed[k].acquire)
-			s.Releases = append(s.Releases, removed[k].release)
-			continue
+		if it.Param == 0 && !acquiredHeld[k] && removed[k] != nil && removed[k].acquire.Class != "" {
+			if unheldAtReturn[k] {
+				s.Acquires = append(s.Acquires, removed[k].acquire)
+				s.Releases = append(s.Releases, removed[k].release)
+				continue
+			}
+			if !strings.HasSuffix(it.Class, "(Locker)") {
+				// (a Locker not known to wrap a mutex of
+				// the package may be the caller's mutex:
+				// no order between the two)
+				s.Acquires = append(s.Acquires, removed[k].acquire)
+			}
 		}
 		keep = append(keep, it)
 	}
