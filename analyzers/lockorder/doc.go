@@ -182,7 +182,11 @@
 // package's functions (for interface values that come from elsewhere,
 // the package's own implementation when there is only one), function
 // literals of a named func type passed to a callee are called where it
-// calls its parameter, and Cond.Wait takes back the lock of its class it
+// calls its parameter, and so are the function literals the package
+// stores into a field when that field is passed (q.Pop(c.process), the
+// process callback of kubernetes30872's informer called under the
+// queue's lock; not the method values stored there, c.cmdable =
+// c.Process), and Cond.Wait takes back the lock of its class it
 // released; closures called in place run under the caller's locks, and
 // so do the functions passed to the standard library's synchronous
 // runners (once.Do(func() { ... }), sync.Map.Range, sort.Slice,

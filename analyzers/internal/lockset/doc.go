@@ -76,7 +76,10 @@
 // function: the summary records it (Summary.ParamCalls, with the locks
 // held then) and each caller applies the function it passes, so
 // withLock(f) orders f's locks after withLock's in the context of each
-// call. A callee's acquisitions are not ordered after the caller's locks
+// call. A function value loaded from a field and passed there
+// (q.Pop(c.process)) is each function literal the package stores into
+// that field (followed through copies from other fields; a method value
+// stored there is not followed), without its bindings. A callee's acquisitions are not ordered after the caller's locks
 // it releases before them (Item.Unheld: released on some path to every
 // acquisition of the item); one made while it still holds the caller's
 // lock, before releasing it, is (an unlock helper that read-locks a

@@ -120,7 +120,8 @@ type engine struct {
 	dynamic map[ssa.CallInstruction][]*ssa.Function
 	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
 
-	opaque map[*ssa.Function]bool // see opaqueUnlock
+	opaque     map[*ssa.Function]bool // see opaqueUnlock
+	fieldFuncs map[string][]ssa.Value // see indexFieldFuncs
 }
 
 type implKey struct {
@@ -150,6 +151,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		opaque:     map[*ssa.Function]bool{},
 	}
 	e.indexCalls(funcs)
+	e.indexFieldFuncs(funcs)
 	e.buildCallGraph(funcs)
 	for _, m := range pkg.Members {
 		if t, ok := m.(*ssa.Type); ok {
@@ -1191,26 +1193,35 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			}
 			continue
 		}
-		var fn *ssa.Function
-		var fbinds []ssa.Value
-		switch a := arg.(type) {
-		case *ssa.Function:
-			fn = a
-		case *ssa.MakeClosure:
-			fn, _ = a.Fn.(*ssa.Function)
-			fbinds = a.Bindings
-		}
-		if fn == nil || obs.acquire == nil {
+		if obs.acquire == nil {
 			continue
 		}
-		fs := e.summary(fn)
-		under = e.without(under, paramItems(fs.Releases), nil, fbinds, fn, pos)
-		for _, it := range fs.Acquires {
-			m := e.mapItem(it, nil, fbinds, fn, pos)
-			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
-			m.Dynamic = m.Dynamic || dynamic
-			m.Callback = true // a function passed to the callee and called there
-			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: e.without(under, it.Unheld, nil, fbinds, fn, pos)})
+		var fns []*ssa.Function
+		var fbinds []ssa.Value
+		stored := false
+		switch a := arg.(type) {
+		case *ssa.Function:
+			fns = []*ssa.Function{a}
+		case *ssa.MakeClosure:
+			if fn, ok := a.Fn.(*ssa.Function); ok {
+				fns = []*ssa.Function{fn}
+			}
+			fbinds = a.Bindings
+		default:
+			// A function value loaded from a field and passed on
+			// (q.Pop(c.process)): the functions stored there.
+			fns, stored = e.storedFuncs(arg, 0), true
+		}
+		for _, fn := range fns {
+			fs := e.summary(fn)
+			under := e.without(under, paramItems(fs.Releases), nil, fbinds, fn, pos)
+			for _, it := range fs.Acquires {
+				m := e.mapItem(it, nil, fbinds, fn, pos)
+				m.Chain = append([]string{FuncName(callee)}, m.Chain...)
+				m.Dynamic = m.Dynamic || dynamic || stored
+				m.Callback = true // a function passed to the callee and called there
+				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: e.without(under, it.Unheld, nil, fbinds, fn, pos)})
+			}
 		}
 	}
 }

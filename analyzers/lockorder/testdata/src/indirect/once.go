@@ -1,4 +1,4 @@
-package indirect // want package:`orders\{\(indirect.Site\).mu->\(indirect.Page\).mu \(indirect.Page\).mu->\(indirect.Site\).mu \(indirect.DeviceSet\).Mutex->\(indirect.DevInfo\).lock \(indirect.DevInfo\).lock->\(indirect.DeviceSet\).Mutex\}`
+package indirect
 
 import (
 	"sort"
