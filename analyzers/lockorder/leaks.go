@@ -102,7 +102,9 @@ func returnsLocker(fn *ssa.Function) bool {
 // merge before the one return (the must-held analysis drops the lock at
 // the merge, so no return holds it). A lock released somewhere after the
 // merge (if lock { mu.Lock() } ... if lock { mu.Unlock() }, a TryLock
-// tested twice) is not reported, nor is one locked again after it (a
+// tested twice) is not reported, nor is one a TryLock took (a lock
+// type's own TryLock and Unlock are not always seen as one lock: xsync's
+// RBMutex), nor one locked again after it (a
 // double lock, see checkJoins), one a deferred call releases, one that
 // may be a lock helper's (see unreleased), or one in a function exempted
 // from leak checks (see checkLeaks).
@@ -117,7 +119,11 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 	}
 	touches := map[ssa.Instruction][]string{} // classes released by each instruction
 	acquires := map[ssa.Instruction][]lockset.Acquisition{}
+	tried := map[token.Pos]bool{} // TryLocks: the lock held where they succeed
 	for _, a := range t.Acquisitions {
+		if a.Try {
+			tried[a.Pos] = true
+		}
 		if !a.Try && !a.Wait && !relocks(a) {
 			acquires[a.Instr] = append(acquires[a.Instr], a)
 		}
@@ -130,7 +136,7 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 	for _, j := range t.Joins {
 		for _, l := range j.Held {
 			key := classMode(l.Item)
-			if l.Inherited || l.Assumed || l.Relocked || !l.Pos.IsValid() || reported[key] || neutral[key] {
+			if l.Inherited || l.Assumed || l.Relocked || !l.Pos.IsValid() || tried[l.Pos] || reported[key] || neutral[key] {
 				continue
 			}
 			if !c.unreleased(fn, l) || c.handedOff(fn)[l.Class] || c.away[l.Class] || c.defersRelease(fn, l.Class) {

@@ -941,20 +941,21 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, remove
 		}}
 		e.solve(fn, entry).replay(e, obs)
 	}
-	// A neutral lock fn releases first, takes again only after that and
-	// does not hold on every return is released, not left as found: it
-	// unlocks its caller's lock, then locks and unlocks it in a callee
-	// (cache2go's addInternal running the expiration check).
-	// One it takes back on every path, only after releasing it, and
-	// holds on return, is its caller's lock relocked: its acquisition
-	// stays in Acquires (with itself Unheld), so the caller's other
-	// locks are ordered before it (moby4951: DeleteDevice holds
-	// devices and info.lock while removeDeviceAndWait unlocks devices,
-	// waits and locks it again).
+	// A neutral lock fn releases first (itself, not through a callee,
+	// whose release may be a conditional helper's merged with the
+	// callee's unlock), takes again only after that and does not hold
+	// on every return is released, not left as found: it unlocks its
+	// caller's lock, then locks and unlocks it in a callee (cache2go's
+	// addInternal running the expiration check). One it takes back on
+	// every path, only after releasing it, and holds on return, is its
+	// caller's lock relocked: its acquisition stays in Acquires (with
+	// itself Unheld), so the caller's other locks are ordered before it
+	// (moby4951: DeleteDevice holds devices and info.lock while
+	// removeDeviceAndWait unlocks devices, waits and locks it again).
 	var keep []Item
 	for _, it := range s.Neutral {
 		k := it.Key()
-		if it.Param == 0 && !acquiredHeld[k] && removed[k] != nil && removed[k].acquire.Class != "" {
+		if it.Param == 0 && !acquiredHeld[k] && removed[k] != nil && removed[k].acquire.Class != "" && removed[k].release.Class != "" && len(removed[k].release.Chain) == 0 {
 			if unheldAtReturn[k] {
 				s.Acquires = append(s.Acquires, removed[k].acquire)
 				s.Releases = append(s.Releases, removed[k].release)
@@ -1032,14 +1033,15 @@ func commonItems(a, b []Item) []Item {
 // items removed, by key (see unheld, which puts back those of a function
 // that releases its caller's lock for good).
 func neutral(s *Summary) map[string]*neutralItem {
-	acquired := make(map[string]bool, len(s.Acquires))
-	for _, it := range s.Acquires {
-		acquired[it.Key()] = true
-	}
+	// An item of unknown instance pairs with any of its class and mode
+	// (the release through a callee whose instance is lost, of the lock
+	// a closure capturing the receiver takes).
 	both := make(map[string]bool)
-	for _, it := range s.Releases {
-		if acquired[it.Key()] {
-			both[it.Key()] = true
+	for _, r := range s.Releases {
+		for _, a := range s.Acquires {
+			if a.Class == r.Class && a.Mode == r.Mode && (a.Inst == r.Inst || a.Inst == "" || r.Inst == "") {
+				both[a.Key()], both[r.Key()] = true, true
+			}
 		}
 	}
 	if len(both) == 0 {
