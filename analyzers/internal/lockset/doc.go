@@ -91,9 +91,11 @@
 //
 // A function that both acquires and releases a lock without holding it
 // on return leaves it as its caller had it (Summary.Neutral: if lock {
-// mu.Lock() } ... if lock { mu.Unlock() }, or unlock, call, lock again);
-// one that releases its caller's lock first, takes it again only after
-// that and does not hold it on every return releases it (it unlocks,
+// mu.Lock() } ... if lock { mu.Unlock() }, or unlock, call, lock again;
+// an acquisition and a release pair when their instances are equal or
+// one is unknown); one that releases its caller's lock first (itself,
+// not through a callee), takes it again only after that and does not
+// hold it on every return releases it (it unlocks,
 // then runs a check that locks and unlocks): the item stays in its
 // Releases and Acquires. One that takes it back only after releasing it
 // and holds it on every return (unlock, wait, lock again) keeps its
