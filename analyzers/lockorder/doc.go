@@ -44,18 +44,39 @@
 //     but not on others (lock-leak), such as an early return err that
 //     skips the RUnlock, or a function handing its lock to the caller on
 //     success (acquire, then release) returning an error still holding
-//     it where another error return released it; not in a type's own
+//     it where another error return released it; also a lock held on
+//     only some of the paths that merge before a return (Clang's "mutex
+//     is not held on every path through here"): taken in a loop and
+//     still held on a break out of it, with one return after the loop
+//     (cockroach584), when nothing after the merge releases a lock of
+//     its class (a lock taken and released under the same condition, if
+//     lock { mu.Lock() } ... if lock { mu.Unlock() }, or a TryLock tested
+//     twice, is not reported) and no deferred call does; not in a type's own
 //     Lock, RLock, TryLock or TryRLock method (holding is its purpose),
 //     nor for a lock that a goroutine started in the same declaration
 //     releases without acquiring it (a lock handed to a goroutine, or a test's mutex used
 //     as a signal between two goroutines), nor for a lock whose release
 //     the package hands away as a function value stored in a field or a
 //     package-level variable or passed to a go statement
-//     (s.NotifyStartedFunc = waitLock.Unlock), nor for a lock held on every
-//     return of a nil error by a function whose last result is an error
-//     (Begin handing the writer lock to the transaction it returns; with
-//     deferred calls the results are read through their slots, and the
-//     return after a recovered panic does not count);
+//     (s.NotifyStartedFunc = waitLock.Unlock);
+//   - a lock a function holds on every return, or on every return of a
+//     nil error when its last result is an error, that no caller
+//     releases (lock-leak): such a function is a lock helper (lock(),
+//     Begin handing the writer lock to the transaction it returns,
+//     acquire() error whose callers defer release()) only when some
+//     function of the package releases a lock of that class and mode
+//     that it did not acquire itself (an unlock helper, a caller
+//     releasing what a callee returned holding, a function called with
+//     the lock held); when none does, the next Lock of the class blocks
+//     (moby17176's cleanup returning nil still holding the lock, etcd's
+//     acquire returning ErrConnClosed from an endless loop with the read
+//     lock held). Reported in the function that acquired the lock itself,
+//     not in its callers that return holding it in turn; not for a lock
+//     another package may release (an exported field or embedded mutex
+//     of a package that can be imported), nor for a function returning a
+//     mutex or a sync.Locker. With deferred calls the results are read
+//     through their slots, and the return after a recovered panic does
+//     not count;
 //   - a blocking channel operation made holding a lock when every
 //     operation that could complete it (the sends and closes a receive
 //     waits for, the receives a send waits for) needs the same lock class
@@ -146,7 +167,12 @@
 // registry, lock again) leaves its callers holding it: their locks are
 // not ordered before what it acquires while the lock is released (also
 // through the functions that call it), and a return after it holding
-// the lock is not a leak, nor is one in the function itself. Only
+// the lock is not a leak, nor is one in the function itself; but its
+// taking the lock back is ordered after the other locks its callers
+// hold (moby4951: DeleteDevice locks devices, then info.lock, and
+// removeDeviceAndWait unlocks devices, waits and locks it again under
+// info.lock), except for a sync.Locker the package does not show to
+// wrap one of its mutexes, which may be the caller's own. Only
 // interface methods with sync.Locker's signatures (Lock(), Unlock()) are
 // lock operations: a distributed lock's Lock(ctx, key) (Lock, error) is
 // not; such a call
@@ -156,8 +182,19 @@
 // package's functions (for interface values that come from elsewhere,
 // the package's own implementation when there is only one), function
 // literals of a named func type passed to a callee are called where it
-// calls its parameter, and Cond.Wait takes back the lock of its class it
-// released; closures called in place run under the caller's locks; a function
+// calls its parameter, and so are the function literals the package
+// stores into a field when that field is passed (q.Pop(c.process), the
+// process callback of kubernetes30872's informer called under the
+// queue's lock; not the method values stored there, c.cmdable =
+// c.Process), and Cond.Wait takes back the lock of its class it
+// released; closures called in place run under the caller's locks, and
+// so do the functions passed to the standard library's synchronous
+// runners (once.Do(func() { ... }), sync.Map.Range, sort.Slice,
+// slices.SortFunc...): a lock taken inside once.Do under the same lock is
+// a double lock (hugo5379), and a value printed by fmt, log or testing
+// is printed by its Error or String method, called at the printing call
+// (fmt.Printf("%s", c) under c.mu.RLock() with a String method that
+// read-locks c.mu is a recursive read lock: cockroach6181); a function
 // started by a go statement starts with none. Across packages, function
 // summaries (lockset facts) carry acquisitions made in callees, and the
 // Orders package fact carries each package's lock-order edges and its
@@ -233,8 +270,11 @@
 //
 // Locks held on only some paths into a point are not held there (a
 // must-analysis: no report unless every path holds the lock), except for
-// the double locks along a path above; a re-acquisition guarded by a
-// boolean flag (if !locked { mu.Lock() }) is not reported. Channels are
+// the double locks along a path and the leaks at a merge above; a
+// re-acquisition guarded by a boolean flag (if !locked { mu.Lock() }) is
+// not reported, nor is a lock held on some paths into a merge and
+// released (on some path) after it, whose other paths would unlock an
+// unlocked mutex (Clang reports that join too). Channels are
 // named by the field or package-level variable holding them; local
 // channels, channels made with a buffer (or with a size not known),
 // sends on channels whose making is not seen, and operations in a select
@@ -257,14 +297,21 @@
 // r.cc.mu) is not reported: the two instances are not known to be one.
 // Calls of
 // function values VTA cannot resolve, locks taken by the
-// standard library, sync.Locker values whose dynamic type is not visible
+// standard library, functions the standard library calls other than
+// those of its synchronous runners and the String and Error methods of
+// what it prints (an http.Handler, a comparison heap.Push calls, a
+// Format method, a value printed through an interface whose dynamic type
+// is not known, printing functions of other packages), sync.Locker values whose dynamic type is not visible
 // in the package, reflection and unsafe are ignored. A function holding a
-// lock on every return is a lock helper and is not reported as leaking;
-// its callers are checked instead. Conditional lock helpers are not
-// checked for leaks: functions whose last result is a bool, functions
-// returning a function (the release), and functions holding the lock on
-// every return of a nil error; nor are functions deferring calls the
-// analysis cannot resolve. Returns after a recovered panic are ignored. TryLock never blocks and adds
+// lock on every return (or on every nil-error return) is taken for a
+// lock helper, and not reported as leaking, as soon as anything in the
+// package releases a lock of the class it did not acquire itself: which
+// callers release it after which call is not checked, so one unlock
+// helper of the class exempts every function returning with the class
+// held. Conditional lock helpers are not checked for leaks: functions
+// whose last result is a bool, functions returning a function (the
+// release); nor are functions deferring calls the analysis cannot
+// resolve. Returns after a recovered panic are ignored. TryLock never blocks and adds
 // no edge. RWR needs a write acquisition of the same class in the package
 // or its dependencies. A cycle is reported only when one of its edges
 // found in the package involves no interface method or function value

@@ -38,6 +38,7 @@ type checker struct {
 	handed  map[*ssa.Function]map[string]bool // see handedOff
 	away    map[string]bool                   // see releasedElsewhere
 	exits   map[string]*exitChan              // see exitChans
+	freed   map[string]bool                   // see releasedByOthers
 	nested  []nesting                         // see reportNestings
 }
 
@@ -100,6 +101,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.exits = c.exitChans(funcs)
 	c.away = c.releasedElsewhere(funcs)
+	c.freed = c.releasedByOthers(funcs)
 	for _, fn := range funcs {
 		c.checkFunc(fn, c.traces[fn])
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a", "b", "silent", "silentcalls", "unusual")
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a", "b", "silent", "silentcalls", "unusual", "leaks", "indirect")
 }
 
 // TestSites checks the order and content of the sites the sequence

@@ -26,7 +26,7 @@ func (c *checker) checkJoins(fn *ssa.Function, t *lockset.Trace) {
 	}
 	acquires := map[ssa.Instruction][]lockset.Acquisition{}
 	for _, a := range t.Acquisitions {
-		if !a.Try && !a.Wait {
+		if !a.Try && !a.Wait && !relocks(a) {
 			acquires[a.Instr] = append(acquires[a.Instr], a)
 		}
 	}
@@ -51,6 +51,18 @@ func (c *checker) checkJoins(fn *ssa.Function, t *lockset.Trace) {
 			c.reportPathDouble(fn, l, a, j)
 		}
 	}
+}
+
+// relocks reports whether a is a callee taking back a lock it released
+// first (unlock, wait, lock again, as Cond.Wait does): not a second
+// acquisition of a lock held when it is called.
+func relocks(a lockset.Acquisition) bool {
+	for _, u := range a.Lock.Unheld {
+		if u.Class == a.Lock.Class && u.Mode == a.Lock.Mode {
+			return true
+		}
+	}
+	return false
 }
 
 // reacquired finds, on a path from block from, an acquisition of the

@@ -240,40 +240,71 @@ func localName(fn *ssa.Function, name string) string {
 // checkLeaks reports the locks fn acquires and still holds on some, but
 // not every, return. A function that returns with a lock held on every
 // path is a lock helper: its callers must release the lock, and are
-// checked in turn. Conditional lock helpers are not reported either:
-// functions whose last result is a bool (tryAcquire() bool), functions
-// returning a function (the release callback), and functions whose last
-// result is an error that hold the lock on every return of a nil error
-// (the lock is held on success). Functions deferring calls the analysis
-// cannot resolve are not checked.
+// checked in turn; so is a function whose last result is an error that
+// holds the lock on every return of a nil error (the lock is held on
+// success). Both are reported when nothing in the package ever releases
+// a lock of the class after a call (see unreleased). Conditional lock
+// helpers are not reported: functions whose last result is a bool
+// (tryAcquire() bool), functions returning a function (the release
+// callback). Functions deferring calls the analysis cannot resolve are
+// not checked. The locks held on some of the paths merging before a
+// return are checked by checkJoinLeaks.
 func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	if len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
 		return
 	}
 	sum := c.ls.Summary(fn)
 	skip := map[string]bool{}
-	for _, it := range sum.Holds {
-		skip[classMode(it)] = true
-	}
 	// A lock fn releases and takes back is its callers', held when it
 	// returns as when it was called (unlock, wait, lock again).
 	for _, it := range sum.Neutral {
 		skip[classMode(it)] = true
 	}
+	helper := map[string]bool{} // held on every return: a lock helper's
+	for _, it := range sum.Holds {
+		if !skip[classMode(it)] && !it.Relocked {
+			helper[classMode(it)] = true
+		}
+		skip[classMode(it)] = true
+	}
 	success := heldOnSuccess(fn, t)
+	reported := map[string]bool{}
 	for _, r := range t.Returns {
 		for _, l := range r.Held {
 			key := classMode(l.Item)
 			// A lock a callee released and took back (Relocked) is
 			// likewise fn's callers'.
-			if l.Inherited || l.Relocked || skip[key] || success[key] || c.handedOff(fn)[l.Class] || c.away[l.Class] {
+			if l.Inherited || l.Relocked || reported[key] || c.handedOff(fn)[l.Class] || c.away[l.Class] {
 				continue
 			}
-			skip[key] = true // report each lock once
-			c.reportLeak(fn, l, r)
+			why := someNotOthers
+			switch {
+			case helper[key]:
+				// A lock helper, unless nothing releases what it
+				// returns holding.
+				if !c.unreleased(fn, l) {
+					continue
+				}
+				why = everyNoneFrees
+			case skip[key]:
+				continue
+			case success[key]:
+				// Held on success for the caller to release,
+				// unless no caller does.
+				if !c.unreleased(fn, l) {
+					continue
+				}
+				why = noCallerFrees
+			}
+			reported[key] = true // report each lock once
+			c.reportLeak(fn, l, r, why)
 		}
 	}
+	for k := range reported {
+		skip[k] = true
+	}
 	c.checkFailureLeaks(fn, t, success, skip)
+	c.checkJoinLeaks(fn, t, skip)
 }
 
 // checkFailureLeaks reports, for a function that hands a lock to its
@@ -309,7 +340,7 @@ func (c *checker) checkFailureLeaks(fn *ssa.Function, t *lockset.Trace, success,
 			}
 		}
 		if leaking != nil && released && !c.handedOff(fn)[lock.Class] && !c.away[lock.Class] {
-			c.reportLeak(fn, lock, *leaking)
+			c.reportLeak(fn, lock, *leaking, someNotOthers)
 		}
 	}
 }
@@ -406,7 +437,19 @@ func returnsFunc(fn *ssa.Function) bool {
 	return false
 }
 
-func (c *checker) reportLeak(fn *ssa.Function, l lockset.Lock, r lockset.Return) {
+func (c *checker) reportLeak(fn *ssa.Function, l lockset.Lock, r lockset.Return, why string) {
+	c.reportLeakMsg(fn, l, r, fmt.Sprintf("lock leak: %s returns with %s still held %s (missing %s?)",
+		lockset.FuncName(fn), l.Class, why, unlockWord(l.Mode)))
+}
+
+// The reasons a return holding a lock leaks it.
+const (
+	someNotOthers  = "on this path but not on others"
+	noCallerFrees  = "on this path but not on others, and no caller in the package releases it"
+	everyNoneFrees = "on every path, and no caller in the package releases it"
+)
+
+func (c *checker) reportLeakMsg(fn *ssa.Function, l lockset.Lock, r lockset.Return, msg string) {
 	name := lockset.FuncName(fn)
 	retPos := r.Instr.Pos()
 	if !retPos.IsValid() {
@@ -414,14 +457,10 @@ func (c *checker) reportLeak(fn *ssa.Function, l lockset.Lock, r lockset.Return)
 			retPos = syn.End() - 1
 		}
 	}
-	unlock := "Unlock"
-	if l.Mode == lockset.Read {
-		unlock = "RUnlock"
-	}
 	w := &warning.Warning{
 		Kind:    warning.LockLeak,
 		Objects: []string{l.Class},
-		Message: fmt.Sprintf("lock leak: %s returns with %s still held on this path but not on others (missing %s?)", name, l.Class, unlock),
+		Message: msg,
 	}
 	w.Sites = []warning.Site{
 		{

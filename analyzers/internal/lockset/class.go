@@ -169,6 +169,30 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 		if v.Op.String() != "*" {
 			return Ref{}, false
 		}
+		if a, ok := v.X.(*ssa.Alloc); ok {
+			if val := cellValue(a); val != nil {
+				// A captured variable that only ever holds
+				// its initial value (a parameter closures
+				// capture): the load is that value.
+				return c.path(val, depth+1)
+			}
+		}
+		if fv, ok := v.X.(*ssa.FreeVar); ok {
+			// The same variable loaded in the closure: named
+			// like that value, as an instance of the free
+			// variable.
+			if a, ok := c.binding(fv).(*ssa.Alloc); ok {
+				if val := cellValue(a); val != nil {
+					r, ok := c.path(val, depth+1)
+					if !ok {
+						return Ref{}, false
+					}
+					r.Inst = "^" + strconv.Itoa(freeVarIndex(fv)) + "*"
+					r.Param, r.Suffix = 0, ""
+					return r, true
+				}
+			}
+		}
 		r, ok := c.path(v.X, depth+1)
 		if !ok {
 			return Ref{}, false
@@ -186,8 +210,15 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 	case *ssa.TypeAssert:
 		return c.path(v.X, depth+1)
 	case *ssa.Extract:
-		if call, ok := v.Tuple.(*ssa.Call); ok {
-			return c.callResult(call)
+		switch t := v.Tuple.(type) {
+		case *ssa.Call:
+			return c.callResult(t)
+		case *ssa.Lookup, *ssa.TypeAssert:
+			// The value of a comma-ok map lookup or type assertion
+			// (m, ok := locks[k]).
+			if v.Index == 0 {
+				return c.path(t, depth+1)
+			}
 		}
 	case *ssa.Call:
 		return c.callResult(v)
@@ -734,6 +765,61 @@ func (c *Classifier) fieldClosureBindings(common *ssa.CallCommon, fn *ssa.Functi
 		}
 	}
 	return out
+}
+
+// cellValue returns the value the variable a, captured by closures,
+// always holds: the one value stored into it, when nothing else stores
+// into it (no closure capturing it assigns it) and its address is only
+// loaded or captured. It returns nil otherwise.
+func cellValue(a *ssa.Alloc) ssa.Value {
+	if !a.Heap {
+		return nil
+	}
+	var val ssa.Value
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != a || r.Val == a || val != nil {
+				return nil
+			}
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			fn, ok := r.Fn.(*ssa.Function)
+			if !ok {
+				return nil
+			}
+			for i, b := range r.Bindings {
+				if b == a && (i >= len(fn.FreeVars) || !onlyLoaded(fn.FreeVars[i])) {
+					return nil
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return val
+}
+
+// onlyLoaded reports whether the free variable fv, a captured variable's
+// address, is only loaded in its closure.
+func onlyLoaded(fv *ssa.FreeVar) bool {
+	for _, r := range *fv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // A pointee stands, among a closure's bindings, for the content of a

@@ -22,11 +22,16 @@
 // or Read). A sync.Locker is named after the mutex it wraps when the
 // package shows it: &mu, rw.RLocker() (a Read reference), the L of a
 // sync.Cond built by sync.NewCond or a composite literal, or a variable or
-// field to which the package only ever stores lockers of one class.
+// field to which the package only ever stores lockers of one class. A
+// mutex taken from a map or an interface with comma-ok (m, ok :=
+// locks[k]) is named like the map's elements.
 //
 // Ref.Inst tells instances of one class apart inside a function: it is an
 // access path from a parameter ("$0.mu"), a free variable ("^1"), a global
-// ("g:...") or a local SSA value ("v:t3.mu"). Equal non-empty paths denote
+// ("g:...") or a local SSA value ("v:t3.mu"). A variable captured by a
+// closure that only ever holds its initial value (a receiver or
+// parameter the closure reads) is that value: p.mu is "$0.mu" in a method
+// whose closure captures p, not a path through the variable's cell. Equal non-empty paths denote
 // the same mutex (as far as a lock analysis cares: writes to the pointers
 // on the path in between are ignored); "" means unknown (an element at a
 // non-constant index, a map value).
@@ -53,7 +58,15 @@
 // recursive cycle, a function still being summarized has an empty summary.
 // Summaries of functions of other packages come from facts (Summary is an
 // analysis.Fact exported on each *types.Func); standard library packages
-// are not analyzed and have none.
+// are not analyzed and have none, except the functions that call a
+// function argument before they return (sync.Once.Do, sync.Map.Range,
+// sort.Slice, slices.SortFunc and the like: a ParamCall of that
+// argument), so the locks taken inside once.Do(func() { ... }) are the
+// caller's; and the printing functions of fmt, log and testing (Printf,
+// Sprint, Errorf, log.Println, t.Logf...), whose operands of a concrete
+// type with an Error or String method, formatted with a verb that calls
+// it (%v, %s, %q, %x, %X, %w; every operand of Print and Println), are
+// taken for calls of that method at the printing call.
 //
 // Callees are the static callee, or the callees VTA finds among the
 // package's own (non-generic) functions (when several, the call holds
@@ -63,9 +76,32 @@
 // function: the summary records it (Summary.ParamCalls, with the locks
 // held then) and each caller applies the function it passes, so
 // withLock(f) orders f's locks after withLock's in the context of each
-// call. A callee's acquisitions are not ordered after the caller's locks
-// it releases (Summary.Releases). A deferred call of an unknown function
-// value (defer unlock()) is assumed to release everything.
+// call. A function value loaded from a field and passed there
+// (q.Pop(c.process)) is each function literal the package stores into
+// that field (followed through copies from other fields; a method value
+// stored there is not followed), without its bindings. A callee's acquisitions are not ordered after the caller's locks
+// it releases before them (Item.Unheld: released on some path to every
+// acquisition of the item); one made while it still holds the caller's
+// lock, before releasing it, is (an unlock helper that read-locks a
+// table before it releases a key's lock). A deferred call of an unknown
+// function value (defer unlock()) is assumed to release everything, and
+// so is a call of a function that releases a sync.Locker it cannot name
+// or that is its parameter or free variable (the release function
+// unlockOnce(&mu) returns, running once.Do(l.Unlock)).
+//
+// A function that both acquires and releases a lock without holding it
+// on return leaves it as its caller had it (Summary.Neutral: if lock {
+// mu.Lock() } ... if lock { mu.Unlock() }, or unlock, call, lock again;
+// an acquisition and a release pair when their instances are equal or
+// one is unknown); one that releases its caller's lock first (itself,
+// not through a callee), takes it again only after that and does not
+// hold it on every return releases it (it unlocks,
+// then runs a check that locks and unlocks): the item stays in its
+// Releases and Acquires. One that takes it back only after releasing it
+// and holds it on every return (unlock, wait, lock again) keeps its
+// acquisition in Acquires, with the lock itself in the item's Unheld:
+// the caller's other locks are ordered before it, the caller's hold on
+// it is not a double lock.
 //
 // The entry lockset of a function (Result.Entry) is the intersection of
 // the locks held at its call sites, translated to its parameters, when it

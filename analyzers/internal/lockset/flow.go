@@ -41,6 +41,9 @@ type Release struct {
 	Item  Item
 	// Matched reports whether the released lock was in the must-held set.
 	Matched bool
+	// Lock is the lock released as it was held (where and how it was
+	// acquired: Chain, Inherited), when Matched.
+	Lock Lock
 }
 
 // A Return is a return of a function with the locks held there (after the
@@ -116,6 +119,9 @@ type engine struct {
 	graph   *callgraph.Graph // VTA call graph of the package's functions
 	dynamic map[ssa.CallInstruction][]*ssa.Function
 	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
+
+	opaque     map[*ssa.Function]bool // see opaqueUnlock
+	fieldFuncs map[string][]ssa.Value // see indexFieldFuncs
 }
 
 type implKey struct {
@@ -142,8 +148,10 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		takenObj:   map[types.Object]bool{},
 		invoked:    map[string]bool{},
 		impls:      map[implKey][]*ssa.Function{},
+		opaque:     map[*ssa.Function]bool{},
 	}
 	e.indexCalls(funcs)
+	e.indexFieldFuncs(funcs)
 	e.buildCallGraph(funcs)
 	for _, m := range pkg.Members {
 		if t, ok := m.(*ssa.Type); ok {
@@ -314,7 +322,9 @@ func (e *engine) summary(fn *ssa.Function) *Summary {
 		s = e.summary(fn.Origin())
 	default:
 		s = &Summary{}
-		if obj, ok := fn.Object().(*types.Func); ok && e.importFact != nil && obj.Pkg() != nil && obj.Pkg() != e.pkg.Pkg {
+		if param, ok := syncRunners[fn.String()]; ok {
+			s = &Summary{ParamCalls: []ParamCall{{Param: param}}}
+		} else if obj, ok := fn.Object().(*types.Func); ok && e.importFact != nil && obj.Pkg() != nil && obj.Pkg() != e.pkg.Pkg {
 			var imported Summary
 			if e.importFact(obj.Origin(), &imported) {
 				s = &imported
@@ -323,6 +333,34 @@ func (e *engine) summary(fn *ssa.Function) *Summary {
 	}
 	e.summaries[fn] = s
 	return s
+}
+
+// syncRunners are the functions of the standard library that call a
+// function argument before they return, in the calling goroutine, with
+// no lock of the caller's released: the index of that parameter
+// (receiver first). Their summaries record the call (ParamCalls), so the
+// locks the function passed takes count as the caller's: a lock taken
+// inside once.Do(func() { ... }) under the same lock is a double lock.
+var syncRunners = map[string]int{
+	"(*sync.Once).Do":         1,
+	"(*sync.Map).Range":       1,
+	"sort.Slice":              1,
+	"sort.SliceStable":        1,
+	"sort.Search":             1,
+	"slices.SortFunc":         1,
+	"slices.SortStableFunc":   1,
+	"slices.IndexFunc":        1,
+	"slices.ContainsFunc":     1,
+	"slices.DeleteFunc":       1,
+	"slices.BinarySearchFunc": 2,
+	"strings.Map":             0,
+	"strings.FieldsFunc":      1,
+	"strings.IndexFunc":       1,
+	"strings.TrimFunc":        1,
+	"bytes.Map":               0,
+	"bytes.FieldsFunc":        1,
+	"bytes.IndexFunc":         1,
+	"bytes.TrimFunc":          1,
 }
 
 func (e *engine) baseFlow(fn *ssa.Function) *flow {
@@ -526,6 +564,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		e.op(st, op, instr, pos, obs)
 		return
 	}
+	e.printed(st, common, instr, pos, obs)
 	if p, ok := common.Value.(*ssa.Parameter); ok && !common.IsInvoke() {
 		// A call of a function parameter: the caller knows which
 		// function it is (see Summary.ParamCalls).
@@ -560,14 +599,16 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		callees = own
 	}
 	var holds Set
+	opaque := false
 	for i, fn := range callees {
+		opaque = opaque || e.opaqueUnlock(fn)
 		s := e.summary(fn)
 		binds := bindings(common)
 		if dynamic && binds == nil {
 			binds = e.cls.fieldClosureBindings(common, fn)
 		}
 		if obs != nil && obs.acquire != nil {
-			under := e.without(st.held, s.Releases, as, binds, fn, pos)
+			under := e.without(st.held, paramItems(s.Releases), as, binds, fn, pos)
 			for _, it := range s.Acquires {
 				l := Lock{Item: e.mapItem(it, as, binds, fn, pos)}
 				l.Dynamic = l.Dynamic || dynamic
@@ -580,10 +621,11 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 		}
 		for _, it := range s.Releases {
 			m := e.mapItem(it, as, binds, fn, pos)
+			was, _ := st.held.find(m.Class, m.Mode, m.Inst)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if obs != nil && obs.release != nil {
-				obs.release(Release{Instr: instr, Pos: pos, Item: m, Matched: ok})
+				obs.release(Release{Instr: instr, Pos: pos, Item: m, Matched: ok, Lock: was})
 			}
 		}
 		var h Set
@@ -602,6 +644,71 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	for _, l := range holds {
 		st.held = st.held.add(l)
 	}
+	if opaque {
+		// A callee releases a lock it cannot name (unlock :=
+		// unlockOnce(&mu) ... unlock(), once.Do(l.Unlock)): assume
+		// nothing stays held, as after defer unlock().
+		st.held = nil
+	}
+}
+
+// passedLocker reports whether the sync.Locker v is a parameter or a
+// captured variable of the function: whichever lock its callers pass.
+func passedLocker(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.Parameter, *ssa.FreeVar:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// opaqueUnlock reports whether fn releases a lock the analysis cannot
+// name: it calls Unlock or RUnlock of a sync.Locker whose value is not
+// known or is its parameter or free variable (a release function that
+// unlockOnce(&mu) returns), or makes such a method value, which it passes
+// on (once.Do(l.Unlock)).
+func (e *engine) opaqueUnlock(fn *ssa.Function) bool {
+	if v, ok := e.opaque[fn]; ok {
+		return v
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				common := instr.Common()
+				if common.IsInvoke() && lockerCall(common) && (common.Method.Name() == "Unlock" || common.Method.Name() == "RUnlock") {
+					if _, ok := e.cls.Op(common); !ok || passedLocker(common.Value) {
+						found = true
+					}
+				}
+			case *ssa.MakeClosure:
+				w, ok := instr.Fn.(*ssa.Function)
+				if !ok || w.Parent() != nil || len(instr.Bindings) != 1 || !isInterface(instr.Bindings[0].Type()) {
+					continue
+				}
+				if name := w.Name(); name == "Unlock$bound" || name == "RUnlock$bound" {
+					if _, ok := e.cls.Ref(instr.Bindings[0]); !ok || passedLocker(instr.Bindings[0]) {
+						found = true
+					}
+				}
+			}
+		}
+	}
+	e.opaque[fn] = found
+	return found
 }
 
 func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs *observer) {
@@ -617,10 +724,11 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Try: true})
 		}
 	case OpRelease:
+		was, _ := st.held.find(l.Class, l.Mode, l.Inst)
 		var ok bool
 		st.held, ok = st.held.remove(l.Class, l.Mode, l.Inst)
 		if obs != nil && obs.release != nil {
-			obs.release(Release{Instr: instr, Pos: pos, Item: l.Item, Matched: ok})
+			obs.release(Release{Instr: instr, Pos: pos, Item: l.Item, Matched: ok, Lock: was})
 		}
 	case OpWait:
 		if l.Inst == "" {
@@ -770,24 +878,26 @@ func (e *engine) summarize(f *flow) *Summary {
 			s.Holds = append(s.Holds, portable(l.Item))
 		}
 	}
-	neutral(s)
+	removed := neutral(s)
 	for i, it := range s.Holds {
 		if hasItem(s.Neutral, it) {
 			s.Holds[i].Relocked = true
 		}
 	}
-	e.unheld(f.fn, s, acqs)
+	e.unheld(f.fn, s, acqs, removed)
 	return s
 }
 
 // unheld sets the Unheld of the items s acquires: the locks of its
 // callers that every acquisition of the item, acqs, is made without,
 // because a callee released them before it (their Unheld), or because
-// fn releases them itself before it and takes them back later (its
-// Neutral locks not held there when fn starts with them held).
-func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
+// fn releases them itself before it (its Releases, and its Neutral
+// locks it takes back later, not held there when fn starts with them
+// held). An acquisition made before fn releases its caller's lock is
+// ordered after it (lock the registry, then unlock the caller's lock).
+func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, removed map[string]*neutralItem) {
 	var entry Set
-	for _, it := range s.Neutral {
+	for _, it := range append(append([]Item(nil), s.Neutral...), s.Releases...) {
 		if it.Param == 0 {
 			entry = entry.add(Lock{Item: it, Inherited: true, Assumed: true})
 		}
@@ -797,6 +907,8 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
 		key string
 	}
 	own := map[event][]Item{}
+	acquiredHeld := map[string]bool{} // neutral locks acquired while still held
+	unheldAtReturn := map[string]bool{}
 	if len(entry) > 0 {
 		obs := &observer{acquire: func(a Acquisition) {
 			if a.Try || a.Wait {
@@ -809,14 +921,56 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition) {
 				}
 			}
 			it := portable(a.Lock.Item)
+			if holdsLike(a.Held, it) {
+				acquiredHeld[it.Key()] = true
+			}
 			ev := event{a.Pos, it.Key()}
 			if prev, ok := own[ev]; ok {
 				out = commonItems(prev, out)
 			}
 			own[ev] = out
+		}, ret: func(r Return) {
+			if r.Instr.Block() == fn.Recover {
+				return
+			}
+			for _, l := range entry {
+				if !holdsLike(r.Held, l.Item) {
+					unheldAtReturn[l.Key()] = true
+				}
+			}
 		}}
 		e.solve(fn, entry).replay(e, obs)
 	}
+	// A neutral lock fn releases first (itself, not through a callee,
+	// whose release may be a conditional helper's merged with the
+	// callee's unlock), takes again only after that and does not hold
+	// on every return is released, not left as found: it unlocks its
+	// caller's lock, then locks and unlocks it in a callee (cache2go's
+	// addInternal running the expiration check). One it takes back on
+	// every path, only after releasing it, and holds on return, is its
+	// caller's lock relocked: its acquisition stays in Acquires (with
+	// itself Unheld), so the caller's other locks are ordered before it
+	// (moby4951: DeleteDevice holds devices and info.lock while
+	// removeDeviceAndWait unlocks devices, waits and locks it again).
+	var keep []Item
+	for _, it := range s.Neutral {
+		k := it.Key()
+		if it.Param == 0 && !acquiredHeld[k] && removed[k] != nil && removed[k].acquire.Class != "" && removed[k].release.Class != "" && len(removed[k].release.Chain) == 0 {
+			if unheldAtReturn[k] {
+				s.Acquires = append(s.Acquires, removed[k].acquire)
+				s.Releases = append(s.Releases, removed[k].release)
+				continue
+			}
+			if !strings.HasSuffix(it.Class, "(Locker)") {
+				// (a Locker not known to wrap a mutex of
+				// the package may be the caller's mutex:
+				// no order between the two)
+				s.Acquires = append(s.Acquires, removed[k].acquire)
+			}
+		}
+		keep = append(keep, it)
+	}
+	s.Neutral = keep
 	byKey := map[string][]Item{}
 	seen := map[string]bool{}
 	for _, a := range acqs {
@@ -875,33 +1029,56 @@ func commonItems(a, b []Item) []Item {
 // pair; one that unlocks around a callback and locks again): from the
 // caller's side such a function leaves the lock as it found it, and
 // taking its acquisition and its release for the caller's would invent a
-// double lock, or drop a lock the caller still holds.
-func neutral(s *Summary) {
-	acquired := make(map[string]bool, len(s.Acquires))
-	for _, it := range s.Acquires {
-		acquired[it.Key()] = true
-	}
+// double lock, or drop a lock the caller still holds. It returns the
+// items removed, by key (see unheld, which puts back those of a function
+// that releases its caller's lock for good).
+func neutral(s *Summary) map[string]*neutralItem {
+	// An item of unknown instance pairs with any of its class and mode
+	// (the release through a callee whose instance is lost, of the lock
+	// a closure capturing the receiver takes).
 	both := make(map[string]bool)
-	for _, it := range s.Releases {
-		if acquired[it.Key()] {
-			both[it.Key()] = true
+	for _, r := range s.Releases {
+		for _, a := range s.Acquires {
+			if a.Class == r.Class && a.Mode == r.Mode && (a.Inst == r.Inst || a.Inst == "" || r.Inst == "") {
+				both[a.Key()], both[r.Key()] = true, true
+			}
 		}
 	}
 	if len(both) == 0 {
-		return
+		return nil
 	}
-	keep := func(items []Item) []Item {
+	removed := map[string]*neutralItem{}
+	keep := func(items []Item, acquire bool) []Item {
 		var out []Item
 		for _, it := range items {
 			if !both[it.Key()] {
 				out = append(out, it)
-			} else if !hasItem(s.Neutral, it) {
+				continue
+			}
+			if !hasItem(s.Neutral, it) {
 				s.Neutral = append(s.Neutral, it)
+			}
+			r := removed[it.Key()]
+			if r == nil {
+				r = &neutralItem{}
+				removed[it.Key()] = r
+			}
+			if acquire {
+				r.acquire = it
+			} else {
+				r.release = it
 			}
 		}
 		return out
 	}
-	s.Acquires, s.Releases = keep(s.Acquires), keep(s.Releases)
+	s.Acquires, s.Releases = keep(s.Acquires, true), keep(s.Releases, false)
+	return removed
+}
+
+// A neutralItem is the acquisition and the release of a lock that
+// neutral took out of a summary.
+type neutralItem struct {
+	acquire, release Item
 }
 
 // portable drops the parts of an instance path that mean nothing outside
@@ -1018,33 +1195,56 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			}
 			continue
 		}
-		var fn *ssa.Function
-		var fbinds []ssa.Value
-		switch a := arg.(type) {
-		case *ssa.Function:
-			fn = a
-		case *ssa.MakeClosure:
-			fn, _ = a.Fn.(*ssa.Function)
-			fbinds = a.Bindings
-		}
-		if fn == nil || obs.acquire == nil {
+		if obs.acquire == nil {
 			continue
 		}
-		fs := e.summary(fn)
-		under = e.without(under, fs.Releases, nil, fbinds, fn, pos)
-		for _, it := range fs.Acquires {
-			m := e.mapItem(it, nil, fbinds, fn, pos)
-			m.Chain = append([]string{FuncName(callee)}, m.Chain...)
-			m.Dynamic = m.Dynamic || dynamic
-			m.Callback = true // a function passed to the callee and called there
-			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: e.without(under, it.Unheld, nil, fbinds, fn, pos)})
+		var fns []*ssa.Function
+		var fbinds []ssa.Value
+		stored := false
+		switch a := arg.(type) {
+		case *ssa.Function:
+			fns = []*ssa.Function{a}
+		case *ssa.MakeClosure:
+			if fn, ok := a.Fn.(*ssa.Function); ok {
+				fns = []*ssa.Function{fn}
+			}
+			fbinds = a.Bindings
+		default:
+			// A function value loaded from a field and passed on
+			// (q.Pop(c.process)): the functions stored there.
+			fns, stored = e.storedFuncs(arg, 0), true
+		}
+		for _, fn := range fns {
+			fs := e.summary(fn)
+			under := e.without(under, paramItems(fs.Releases), nil, fbinds, fn, pos)
+			for _, it := range fs.Acquires {
+				m := e.mapItem(it, nil, fbinds, fn, pos)
+				m.Chain = append([]string{FuncName(callee)}, m.Chain...)
+				m.Dynamic = m.Dynamic || dynamic || stored
+				m.Callback = true // a function passed to the callee and called there
+				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: e.without(under, it.Unheld, nil, fbinds, fn, pos)})
+			}
 		}
 	}
 }
 
+// paramItems returns the items of a summary named after a parameter of
+// the function (Param > 0): their release cannot be placed relative to
+// its acquisitions (see unheld), which are not ordered after them.
+func paramItems(items []Item) []Item {
+	var out []Item
+	for _, it := range items {
+		if it.Param > 0 {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // without returns held without the locks that callee releases (rel, from
-// its summary): its acquisitions are not ordered after locks it may have
-// released first (an unlock-call-relock callback, Cond-style waits).
+// its summary, or an item's Unheld): its acquisitions are not ordered
+// after locks it released first (an unlock-call-relock callback,
+// Cond-style waits).
 func (e *engine) without(held Set, rel []Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Set {
 	for _, it := range rel {
 		m := e.mapItem(it, as, binds, callee, pos)
@@ -1098,6 +1298,14 @@ func (e *engine) mapInst(inst string, as, binds []ssa.Value) string {
 	i, err := strconv.Atoi(inst[1:n])
 	if err != nil || i >= len(vals) || vals[i] == nil {
 		return ""
+	}
+	if a, ok := vals[i].(*ssa.Alloc); ok && strings.HasPrefix(inst[n:], "*") {
+		if v := cellValue(a); v != nil {
+			// A captured variable that only holds its initial
+			// value: "^0*.mu" is that value's ".mu".
+			vals = []ssa.Value{pointee{v}}
+			i = 0
+		}
 	}
 	if d, ok := vals[i].(pointee); ok {
 		// A variable captured by reference whose content the caller
@@ -1170,10 +1378,11 @@ func (e *engine) handOff(st *state, g *ssa.Go, obs *observer) {
 	for _, fn := range e.callees(g, common) {
 		for _, it := range e.summary(fn).Releases {
 			m := e.mapItem(it, as, binds, fn, g.Pos())
+			was, _ := st.held.find(m.Class, m.Mode, m.Inst)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if ok && obs != nil && obs.release != nil {
-				obs.release(Release{Instr: g, Pos: g.Pos(), Item: m, Matched: true})
+				obs.release(Release{Instr: g, Pos: g.Pos(), Item: m, Matched: true, Lock: was})
 			}
 		}
 	}

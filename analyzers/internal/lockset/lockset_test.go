@@ -74,8 +74,10 @@ func TestSummaryFacts(t *testing.T) {
 			{"LockAll", "lockset{acquires: b.mu; releases: ; holds: b.mu; calls: }"},
 			{"UnlockAll", "lockset{acquires: ; releases: b.mu; holds: ; calls: }"},
 			{"WithLock", "lockset{acquires: b.mu; releases: ; holds: ; calls: param 0 under [b.mu]}"},
-			// Relock leaves its caller's lock as it found it (see neutral).
-			{"Relock", "lockset{acquires: ; releases: ; holds: b.rw(r); calls: }"},
+			// Relock leaves its caller's lock as it found it (see
+			// neutral); taking it back is an acquisition, ordered
+			// after the caller's other locks (see unheld).
+			{"Relock", "lockset{acquires: b.rw(r); releases: ; holds: b.rw(r); calls: }"},
 		}
 		for _, tt := range tests {
 			obj, ok := r.Pass.Pkg.Scope().Lookup(tt.fn).(*types.Func)

@@ -162,6 +162,25 @@ func (s Set) remove(class string, mode Mode, inst string) (Set, bool) {
 	return out, true
 }
 
+// find returns the lock remove would drop first: the lock of class and
+// mode with instance inst, or when inst is unknown or not held, the first
+// lock of the class and mode.
+func (s Set) find(class string, mode Mode, inst string) (Lock, bool) {
+	if inst != "" {
+		for _, l := range s {
+			if l.Class == class && l.Mode == mode && l.Inst == inst {
+				return l, true
+			}
+		}
+	}
+	for _, l := range s {
+		if l.Class == class && l.Mode == mode {
+			return l, true
+		}
+	}
+	return Lock{}, false
+}
+
 // only returns the lock of the class and mode s holds, when it holds
 // exactly one.
 func (s Set) only(class string, mode Mode) (Lock, bool) {
