@@ -22,7 +22,12 @@
 //     ordering comparison between the two instances deciding which is
 //     first (lock-order-cycle): two goroutines with the instances swapped
 //     deadlock; a comparison of one instance's state (a balance check
-//     before the second Lock) decides nothing;
+//     before the second Lock) decides nothing. A function that links the
+//     second instance below the first (stores it into a field of the
+//     first, appends it to a slice field or puts it into a map field of
+//     it, or the reverse, itself or through the functions it passes both
+//     to: r.AddRouter(child) setting child.parent = r) builds a hierarchy
+//     and locks in its order: not reported;
 //   - a mutex locked again while it is held (double-lock): Go mutexes are
 //     not reentrant, also when the second Lock is in a callee (a callback
 //     stored in a field of the value it captures, x.f = func() {

@@ -157,7 +157,8 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 				if !a.Wait && calledBack(fn, a.Lock.Chain) {
 					c.reportDouble(fn, h, a)
 				}
-			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr, h, a.Lock):
+			case distinctRoots(h.Inst, a.Lock.Inst) && conflicts(a.Lock.Mode, h.Mode) && !c.ordered(fn, a.Instr, h, a.Lock) &&
+				!links(fn, lockRoots(fn, h), lockRoots(fn, a.Lock)):
 				c.nested = append(c.nested, nesting{fn, h, a})
 			}
 		}
