@@ -3,6 +3,7 @@ package lockorder
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -20,6 +21,9 @@ type chanOp struct {
 	name  string // in the words of the source: "p.ch"
 	dir   chanDir
 	held  lockset.Set
+	// sel marks a case of a select: a peer that can complete a blocked
+	// operation, never the blocked operation itself.
+	sel bool
 }
 
 type chanDir int
@@ -54,6 +58,17 @@ func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[strin
 						continue
 					}
 					ch, dir = instr.Call.Args[0], dirClose
+				case *ssa.Select:
+					for _, st := range instr.States {
+						d := dirRecv
+						if st.Dir == types.SendOnly {
+							d = dirSend
+						}
+						if class, name, ok := c.chanClass(fn, st.Chan, false); ok {
+							ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: st.Pos, class: class, name: name, dir: d, held: c.ls.HeldBefore(instr), sel: true})
+						}
+					}
+					continue
 				case *ssa.Store:
 					if mk, ok := instr.Val.(*ssa.MakeChan); ok {
 						if class, _, ok := c.chanClass(fn, instr.Addr, true); ok && !unbuffered(mk) {
@@ -115,7 +130,10 @@ func unbuffered(mk *ssa.MakeChan) bool {
 // same lock class, in another function: the goroutine blocked on the
 // channel holds the lock its peer waits for. Channels made with a buffer
 // (or of a size not known) are not considered, nor sends on a channel
-// whose making is not seen, nor operations in a select.
+// whose making is not seen. The cases of a select are peers (a
+// non-blocking send under the lock, select { case ch <- v: default: },
+// needs the lock as a plain send would), but a select is not taken for
+// the blocked operation.
 func (c *checker) checkChannels(funcs []*ssa.Function) {
 	ops, buffered := c.chanOps(funcs)
 	made := map[string]bool{}
@@ -141,7 +159,7 @@ func (c *checker) checkChannels(funcs []*ssa.Function) {
 		reported := map[string]bool{}
 		for _, dir := range []chanDir{dirRecv, dirSend} {
 			for _, op := range ops[class] {
-				if op.dir != dir || dir == dirSend && !made[class] {
+				if op.dir != dir || op.sel || dir == dirSend && !made[class] {
 					continue
 				}
 				for _, l := range op.held {

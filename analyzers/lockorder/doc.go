@@ -288,7 +288,9 @@
 // named by the field or package-level variable holding them; local
 // channels, channels made with a buffer (or with a size not known),
 // sends on channels whose making is not seen, and operations in a select
-// are not checked for locks held across them. Recursion is
+// are not checked for locks held across them (the cases of a select count
+// as the peers of a blocked operation: a non-blocking send made under the
+// lock, select { case ch <- v: default: }, needs it as a plain send does). Recursion is
 // approximated (inside a recursive cycle, the function being summarized
 // has no effect). Gates are seen per function that makes an edge: a
 // function called under different gates from different callers makes
