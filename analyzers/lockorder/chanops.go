@@ -1,9 +1,11 @@
 package lockorder
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -24,6 +26,9 @@ type chanOp struct {
 	// sel marks a case of a select: a peer that can complete a blocked
 	// operation, never the blocked operation itself.
 	sel bool
+	// deferred marks a close in a deferred call, made as the function
+	// returns: a peer, never the blocked operation itself.
+	deferred bool
 }
 
 type chanDir int
@@ -58,6 +63,13 @@ func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[strin
 						continue
 					}
 					ch, dir = instr.Call.Args[0], dirClose
+				case *ssa.Defer:
+					if bi, ok := instr.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && len(instr.Call.Args) == 1 {
+						if class, name, ok := c.chanClass(fn, instr.Call.Args[0], false); ok {
+							ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: pos, class: class, name: name, dir: dirClose, held: c.ls.HeldBefore(instr), deferred: true})
+						}
+					}
+					continue
 				case *ssa.Select:
 					for _, st := range instr.States {
 						d := dirRecv
@@ -159,7 +171,7 @@ func (c *checker) checkChannels(funcs []*ssa.Function) {
 		reported := map[string]bool{}
 		for _, dir := range []chanDir{dirRecv, dirSend} {
 			for _, op := range ops[class] {
-				if op.dir != dir || op.sel || dir == dirSend && !made[class] {
+				if op.dir != dir || op.sel || op.deferred || dir == dirSend && !made[class] {
 					continue
 				}
 				for _, l := range op.held {
@@ -187,6 +199,7 @@ type lockedPeer struct {
 	lock  lockset.Lock
 	pos   token.Pos // where the peer holds or takes the lock
 	after bool
+	once  bool // taken on the way to an operation made once
 }
 
 // lockedPeers reports whether the peers of op (the operations that could
@@ -235,6 +248,21 @@ func (c *checker) peerLock(p chanOp, l lockset.Lock) (lockedPeer, bool) {
 	if len(acq) == 0 {
 		return lockedPeer{}, false
 	}
+	if p.deferred {
+		// A deferred close runs as the function returns, after every
+		// lock it took on the way (a loop locking for each update, with
+		// defer close(donec)).
+		a := byPos(acq)[0]
+		return lockedPeer{op: p, lock: a.Lock, pos: a.Pos, once: true}, true
+	}
+	if a, ok := acquiredBefore(p.instr, acq); ok && !inLoop(p.instr) {
+		// A peer made once, that takes the lock on its way to the
+		// operation (a loop taking it for each update before
+		// close(donec), or Lock and Unlock first), cannot get past it
+		// while the blocked goroutine holds it. A peer in a loop needs
+		// the lock before its next round on every path (below).
+		return lockedPeer{op: p, lock: a.Lock, pos: a.Pos, once: true}, true
+	}
 	var first *lockset.Acquisition
 	back, avoided := loopsAvoiding(p.instr, func(x ssa.Instruction) bool {
 		a, ok := acq[x]
@@ -247,6 +275,58 @@ func (c *checker) peerLock(p chanOp, l lockset.Lock) (lockedPeer, bool) {
 		return lockedPeer{}, false
 	}
 	return lockedPeer{op: p, lock: first.Lock, pos: first.Pos, after: true}, true
+}
+
+// acquiredBefore returns an acquisition of acq that can run before instr
+// in its function, on a path from the entry that goes on to instr.
+func acquiredBefore(instr ssa.Instruction, acq map[ssa.Instruction]lockset.Acquisition) (lockset.Acquisition, bool) {
+	blk := instr.Block()
+	for _, a := range byPos(acq) {
+		x := a.Instr
+		xb := x.Block()
+		if xb == nil || xb.Parent() != blk.Parent() {
+			continue
+		}
+		if xb == blk && slices.Index(blk.Instrs, x) < slices.Index(blk.Instrs, instr) || xb != blk && reaches(xb, blk) {
+			return a, true
+		}
+	}
+	return lockset.Acquisition{}, false
+}
+
+// byPos returns the acquisitions of acq in source order.
+func byPos(acq map[ssa.Instruction]lockset.Acquisition) []lockset.Acquisition {
+	out := make([]lockset.Acquisition, 0, len(acq))
+	for _, a := range acq {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b lockset.Acquisition) int { return cmp.Compare(a.Pos, b.Pos) })
+	return out
+}
+
+// inLoop reports whether instr can run again in the same call.
+func inLoop(instr ssa.Instruction) bool {
+	return reaches(instr.Block(), instr.Block())
+}
+
+// reaches reports whether block to can be reached from block from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := make([]bool, len(from.Parent().Blocks))
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
 }
 
 // loopsAvoiding walks the paths from just after instr within its
@@ -336,8 +416,11 @@ func (c *checker) reportLockChannel(op chanOp, l lockset.Lock, lp lockedPeer) {
 		peerOps = "every send and close"
 	}
 	needs := "holds " + l.Class + " too"
-	if lp.after {
+	switch {
+	case lp.after:
 		needs = "locks " + l.Class + " before the next one"
+	case lp.once:
+		needs = "locks " + l.Class + " on its way to it"
 	}
 	w := &warning.Warning{
 		Kind:    warning.LockChannel,
@@ -350,8 +433,11 @@ func (c *checker) reportLockChannel(op chanOp, l lockset.Lock, lp lockedPeer) {
 		peerLockPos = peer.pos
 	}
 	peerRole := fmt.Sprintf("%s %s holding %s", peer.dir.verb(), peer.name, l.Class)
-	if lp.after {
+	switch {
+	case lp.after:
 		peerRole = fmt.Sprintf("%s %s, then locks %s before the next %s", peer.dir.verb(), peer.name, l.Class, peer.dir.noun())
+	case lp.once:
+		peerRole = fmt.Sprintf("%s %s after locking %s", peer.dir.verb(), peer.name, l.Class)
 	}
 	w.Sites = []warning.Site{
 		{

@@ -93,7 +93,10 @@
 //     in another function (lock-channel-deadlock): made holding it, or in
 //     a loop that locks it on every path before its next operation (a
 //     range loop receiving that locks in its body: the second send,
-//     holding the lock, waits for the loop, which waits for the lock).
+//     holding the lock, waits for the loop, which waits for the lock), or,
+//     for an operation made once, locked on some path on its way to it (a
+//     goroutine that takes the lock for each update and closes donec with
+//     a defer as it returns: Stop, holding the lock, waits on donec).
 //
 // WRONG:
 //
