@@ -95,7 +95,7 @@ func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[strin
 				if !ok {
 					continue
 				}
-				ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: pos, class: class, name: name, dir: dir, held: c.ls.HeldBefore(instr)})
+				ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: pos, class: class, name: name, dir: dir, held: c.heldBefore(instr)})
 			}
 		}
 	}

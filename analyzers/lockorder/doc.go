@@ -281,6 +281,12 @@
 //
 // # Not modelled
 //
+// Only mutexes (sync.Mutex, sync.RWMutex, sync.Locker) are checked: the
+// channels used as mutexes and the atomic flags used as try-locks that
+// package lockset models for the race analyzer are left out of the
+// lock-order graph, the double locks and the leaks (a flag never blocks
+// and is often released by the goroutine its holder hands the work to;
+// a blocking send on a channel mutex is a channel operation).
 // Locks held on only some paths into a point are not held there (a
 // must-analysis: no report unless every path holds the lock), except for
 // the double locks along a path and the leaks at a merge above; a

@@ -112,7 +112,7 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 	if len(t.Joins) == 0 || len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
 		return
 	}
-	sum := c.ls.Summary(fn)
+	sum := c.summary(fn)
 	neutral := map[string]bool{}
 	for _, it := range sum.Neutral {
 		neutral[classMode(it)] = true
@@ -194,14 +194,14 @@ func (c *checker) defersRelease(fn *ssa.Function, class string) bool {
 			if !ok {
 				continue
 			}
-			if op, ok := c.ls.Op(d); ok {
+			if op, ok := c.op(d); ok {
 				if op.Kind == lockset.OpRelease && op.Ref.Class == class {
 					return true
 				}
 				continue
 			}
 			for _, callee := range c.ls.Callees(d) {
-				s := c.ls.Summary(callee)
+				s := c.summary(callee)
 				for _, it := range append(append([]lockset.Item(nil), s.Releases...), s.Neutral...) {
 					if it.Class == class || it.Param > 0 {
 						return true

@@ -40,6 +40,8 @@ type checker struct {
 	exits   map[string]*exitChan              // see exitChans
 	freed   map[string]bool                   // see releasedByOthers
 	nested  []nesting                         // see reportNestings
+
+	summaries map[*ssa.Function]*lockset.Summary // see summary
 }
 
 // A nesting is the acquisition a in fn of a second instance of the class
@@ -83,10 +85,12 @@ func run(pass *analysis.Pass) (any, error) {
 		writers: map[string]bool{},
 		traces:  map[*ssa.Function]*lockset.Trace{},
 		started: goTargets(ls.Funcs),
+
+		summaries: map[*ssa.Function]*lockset.Summary{},
 	}
 	funcs := ls.Funcs // none in the standard library
 	for _, fn := range funcs {
-		c.traces[fn] = ls.Trace(fn)
+		c.traces[fn] = mutexTrace(ls.Trace(fn))
 		c.collectWriters(c.traces[fn])
 	}
 	for _, f := range pass.AllPackageFacts() {

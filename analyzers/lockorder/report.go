@@ -272,7 +272,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
 	if len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
 		return
 	}
-	sum := c.ls.Summary(fn)
+	sum := c.summary(fn)
 	skip := map[string]bool{}
 	// A lock fn releases and takes back is its callers', held when it
 	// returns as when it was called (unlock, wait, lock again).
@@ -516,7 +516,7 @@ func (c *checker) hasOpaqueDefer(fn *ssa.Function) bool {
 			if _, isBuiltin := d.Call.Value.(*ssa.Builtin); isBuiltin {
 				continue
 			}
-			if _, isOp := c.ls.Op(d); isOp {
+			if _, isOp := c.op(d); isOp {
 				continue
 			}
 			if d.Call.IsInvoke() {
@@ -565,7 +565,7 @@ func (c *checker) handedOff(fn *ssa.Function) map[string]bool {
 			if outermost(s) != top {
 				continue
 			}
-			for _, it := range c.ls.Summary(g).Releases {
+			for _, it := range c.summary(g).Releases {
 				h[it.Class] = true
 			}
 		}
@@ -601,7 +601,7 @@ func (c *checker) releasedElsewhere(funcs []*ssa.Function) map[string]bool {
 			}
 			return
 		}
-		for _, it := range c.ls.Summary(fn).Releases {
+		for _, it := range c.summary(fn).Releases {
 			away[it.Class] = true
 		}
 	}

@@ -234,7 +234,21 @@
 // another package is a lock named after the
 // variable or field holding it, and Lock/Unlock of any type that is a
 // sync.Locker (a spin lock over atomics) a lock operation on the
-// receiver.
+// receiver. Two more shapes are locks (see package lockset): a channel
+// of capacity 1 used as a mutex, a send locking it and a receive
+// unlocking it (coder/websocket's mu, whose lock(ctx) error holds it
+// where it returns nil: if err := mw.mu.lock(ctx); err != nil { return
+// err }; defer mw.mu.unlock()), named after its field, but not a channel
+// used as a signal (a coalescing notify) nor a semaphore of capacity 2
+// or more; and an atomic flag taken by compare-and-swap from a constant
+// and released by storing that constant back (if
+// atomic.CompareAndSwapUint64(&t.running, 0, 1) { ... }, released by
+// atomic.StoreUint64(&t.running, 0), also by the goroutine the holder
+// hands its work to), named after its field. A flag excludes its holders
+// from one another (goroutines that both hold it are not paired), but,
+// like an assumed lock, is no evidence of which lock guards a field,
+// and an access holding only flags is unguarded to the lock discipline:
+// its holder often hands the work to goroutines that hold nothing.
 //
 // An operation of package sync/atomic on a variable or field
 // (atomic.AddUint64(&c.stats.Writes, 1)) is an access too, atomic: the
@@ -367,7 +381,15 @@
 // (a callback parameter's accesses are those of the closure each call
 // site passes); and goroutines started by other packages, except to run
 // a function passed to them (errgroup's Go).
-// Nor are: a field written before close(ch) without a set-once check
+// Nor are: state machines whose transitions act as a lock's
+// acquisition and release (go-redis's ConnStateMachine, whose
+// AwaitAndTransition from Idle to Initializing excludes other callers
+// until Transition(Idle)); a channel used as a mutex the other way round
+// (a token received to acquire and sent back to release); that a
+// goroutine started through sync.WaitGroup.Go (or another function its
+// literal is passed to) does not hold its spawner's locks (the literal
+// is taken to run under the locks held at the call, as a callback);
+// a field written before close(ch) without a set-once check
 // (the write is ordered only if nothing writes it after the close);
 // ownership invariants kept at run time (a copy-on-write tree writing
 // only nodes whose owner id is its own, beyond constant boolean

@@ -364,7 +364,13 @@ func (c *checker) heldBefore(instr ssa.Instruction) heldSet {
 	}
 	locks := make([]heldLock, 0, len(set)+len(neutral))
 	for _, l := range set {
-		locks = append(locks, heldLock{Class: l.Class, Read: l.Mode == lockset.Read, Assumed: l.Assumed})
+		// An atomic flag taken by compare-and-swap is a token often
+		// held across the goroutines its holder hands the work to
+		// (palm's checkAndRun running operationRunner, whose workers
+		// hold nothing): it excludes its holders from one another, but
+		// is no evidence of what guards the memory they touch.
+		flag := l.Kind == lockset.KindFlag
+		locks = append(locks, heldLock{Class: l.Class, Read: l.Mode == lockset.Read, Assumed: l.Assumed || flag, Flag: flag})
 	}
 	for _, it := range neutral {
 		locks = append(locks, heldLock{Class: it.Class, Read: it.Mode == lockset.Read})

@@ -114,7 +114,9 @@ func (c *checker) checkObjectGuard(accs []*access) {
 		if other == nil {
 			continue
 		}
-		if len(a.held) == 0 {
+		if a.held.onlyFlags() {
+			// (an atomic flag held is no lock the discipline knows:
+			// the access is reported as unguarded, as without it)
 			if ownAccess(a, guard) || guarded < strongGuardFuncs && !a.write && !c.takesGuard(a.fn, guard) && !a.obj.test && !exportedWrites(accs, guard) {
 				continue
 			}

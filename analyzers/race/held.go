@@ -12,6 +12,10 @@ type heldLock struct {
 	// Assumed: held only because a function releases it without
 	// acquiring it (lockset.Lock.Assumed): no evidence of a guard.
 	Assumed bool `json:",omitempty"`
+	// Flag: an atomic flag taken by compare-and-swap
+	// (lockset.KindFlag), also Assumed: it excludes its holders from one
+	// another, and is no evidence of a guard.
+	Flag bool `json:",omitempty"`
 }
 
 // A heldSet is the set of lock classes held at a program point, sorted by
@@ -32,6 +36,7 @@ func makeHeldSet(locks []heldLock) heldSet {
 		if l.Class == last.Class {
 			last.Read = last.Read && l.Read
 			last.Assumed = last.Assumed && l.Assumed
+			last.Flag = last.Flag && l.Flag
 			continue
 		}
 		out = append(out, l)
@@ -58,6 +63,18 @@ func (h heldSet) protects(o heldSet) bool {
 		}
 	}
 	return false
+}
+
+// onlyFlags reports whether h holds no lock but atomic flags (or
+// none): an access made so is unguarded as far as the lock discipline
+// goes.
+func (h heldSet) onlyFlags() bool {
+	for _, l := range h {
+		if !l.Flag {
+			return false
+		}
+	}
+	return true
 }
 
 // has reports whether class is held in h, in any mode.
@@ -121,7 +138,7 @@ func intersect(a, b heldSet) heldSet {
 	for _, x := range a {
 		for _, y := range b {
 			if x.Class == y.Class {
-				out = append(out, heldLock{Class: x.Class, Read: x.Read || y.Read, Assumed: x.Assumed || y.Assumed})
+				out = append(out, heldLock{Class: x.Class, Read: x.Read || y.Read, Assumed: x.Assumed || y.Assumed, Flag: x.Flag || y.Flag})
 			}
 		}
 	}

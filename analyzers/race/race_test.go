@@ -67,6 +67,7 @@ func TestAnalyzer(t *testing.T) {
 		{"a lock two functions take: a weak belief", &noFacts, "beliefs", nil},
 		{"contracts the documentation gives callers", &noFacts, "contracts", nil},
 		{"test suites, whose methods run one at a time", &noFacts, "suites", nil},
+		{"channels used as mutexes, atomic flags used as try-locks", &noFacts, "chanlocks", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

@@ -59,6 +59,37 @@ type Ref struct {
 	// such a class after its argument.
 	Param  int
 	Suffix string
+	// Kind is what the lock is built from: a mutex of package sync (or
+	// a sync.Locker), a channel used as a mutex, or an atomic flag taken
+	// by compare-and-swap.
+	Kind Kind
+}
+
+// A Kind says what a lock is built from.
+type Kind uint8
+
+// The kinds of locks.
+const (
+	// KindMutex is a sync.Mutex, a sync.RWMutex or a sync.Locker.
+	KindMutex Kind = iota
+	// KindChan is a channel of capacity 1 used as a mutex: a send
+	// acquires it, a receive releases it (see chanLocks).
+	KindChan
+	// KindFlag is an integer or boolean field taken by
+	// atomic.CompareAndSwap from its free value, and released by storing
+	// that value back (see flagLocks). It is a try-lock: the
+	// compare-and-swap never blocks.
+	KindFlag
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindChan:
+		return "chan"
+	case KindFlag:
+		return "flag"
+	}
+	return "mutex"
 }
 
 // Valid reports whether r names a lock class.
@@ -70,6 +101,8 @@ type Classifier struct {
 	funcs    []*ssa.Function
 	closures map[*ssa.Function][]*ssa.MakeClosure // anonymous function -> its MakeClosures
 	stores   map[string][]*ssa.Store              // location class -> stores of lockers and conds there
+	chans    map[string]bool                      // classes of the channels used as mutexes (see chanLocks)
+	flags    map[string]constant.Value            // classes of the atomic flags used as try-locks, with their free value (see flagLocks)
 }
 
 // NewClassifier returns a Classifier for the source functions funcs of one

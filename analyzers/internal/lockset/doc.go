@@ -43,7 +43,70 @@
 // through embedding, or as method values; Lock and Unlock through a
 // sync.Locker whose value is known (see above); and sync.Cond.Wait, which
 // releases and re-acquires L. A TryLock holds its lock on the true branch
-// of the If that tests its result.
+// of the If that tests its result. Sends and receives on channels used as
+// mutexes, and compare-and-swaps and stores on atomic flags used as
+// try-locks, are lock operations too (see the next section).
+//
+// # Locks that are not sync's
+//
+// Two other shapes are locks too, named after the location holding them
+// (Ref.Kind and Item.Kind tell them from mutexes):
+//
+//   - A channel of capacity 1 used as a mutex (KindChan; coder/websocket's
+//     mu{ch: make(chan struct{}, 1)}): a send on it acquires it, a
+//     receive releases it; a select acquires it on the edge into a case
+//     sending on it (the If comparing the select's index with that case),
+//     and releases it where it has a case receiving from it. Its class is
+//     the field, package-level variable or captured variable holding it
+//     ((websocket.mu).ch). A location is such a mutex when every store to
+//     it is make(chan T, 1) with the constant 1, its channel is only sent
+//     on, received from (without comma-ok: never ranged over), selected
+//     on or measured (never closed, passed on, stored elsewhere or
+//     compared), some function sends on it and some receives, no method
+//     of a sync.Locker type operates on it (that Locker's Lock and Unlock
+//     are the lock operations), and some function acquires it and later
+//     releases it while it holds it (itself, through its callees, or in
+//     a deferred call). A coalescing notify (select { case c.notify <-
+//     struct{}{}: default: } in producers, <-c.notify in a worker) fails
+//     the last test: a signal's sender never receives. The analysis runs
+//     once with every candidate, then again without those that failed.
+//     A semaphore of capacity 2 or more is not a mutex.
+//   - An atomic flag taken by compare-and-swap (KindFlag;
+//     go-datastructures' if atomic.CompareAndSwapUint64(&t.running, 0,
+//     1) { ... }): a field or package-level variable on which the package
+//     tests (an If on the result or its negation, or a return of it)
+//     compare-and-swaps of sync/atomic (the functions or the methods of
+//     atomic.Int32, Uint64, Bool...) from one constant, its free value,
+//     to another, and that it releases by storing the free value back
+//     (atomic.StoreUint64(&t.running, 0), f.Store(false)) or by a
+//     compare-and-swap to it whose result it ignores. It is a TryLock:
+//     held on the edge where the compare-and-swap succeeded. Any other
+//     operation on it but a load (a swap, an add, a store of another
+//     value, a tested compare-and-swap from another value, operands that
+//     are not constants), or one in a method of a sync.Locker type (a
+//     spin lock), makes it something else: a counter, a state machine.
+//     Its release is often made by the goroutine its holder hands the
+//     work to: a function that releases a flag it did not take runs
+//     holding it (Assumed, see below) only when the package runs it, by
+//     calls or go statements, where the caller itself holds the flag,
+//     and other packages cannot call it; a Close storing back the state
+//     Open set does not.
+//
+// Lockorder checks mutexes only (a flag never blocks, a channel's
+// blocking is its channel checks' business); the race analyzer uses all
+// three.
+//
+// A function returning with such a lock held only where its last result,
+// an error, is nil, or a bool, is true, is a conditional acquisition for
+// its callers (Summary.CondHolds): lock(ctx) error, tryLock() bool, or a
+// function returning such a call's result (return m.lock(ctx)). Its
+// callers hold the lock on the edge of an If that finds the result nil
+// (err != nil's false edge) or true, as after TryLock. A flag is passed
+// on so through a bool only: a flag a function keeps where it returns a
+// nil error is a state it moved to (sarama's Broker.Open keeping opened
+// until Close), not a critical section its callers run in. Conditional
+// acquisitions of mutexes are not recorded (lockorder has its own
+// account of lock helpers returning errors).
 //
 // # Must-held locksets
 //
@@ -127,8 +190,24 @@
 //	e := res.Entry(fn)                            // locks held at every call site of fn
 //	fns := res.Callees(call)                      // callees as the analysis resolves them
 //
-// Each Lock in a Set has its Class, Mode, Inst, the position where it was
-// acquired (Pos; the call for locks taken by callees, with Chain naming
-// the callees), and Value, the SSA value of the mutex when the function
-// itself acquired it.
+// Each Lock in a Set has its Class, Mode, Kind, Inst, the position where
+// it was acquired (Pos; the call for locks taken by callees, with Chain
+// naming the callees), and Value, the SSA value of the mutex (the
+// channel, or the flag's address) when the function itself acquired it.
+//
+// # Not modelled
+//
+// A channel used as a mutex the other way round (filled with a token
+// first, a receive acquiring it and a send releasing it); channels in
+// local variables no closure captures, or passed as parameters. A
+// channel of capacity 1 that passes the tests above is taken for a mutex
+// as soon as one function sends on it and later receives from it,
+// whatever the program means by it. Flags whose
+// free value is not a constant, state machines whose transitions act as
+// acquire and release (go-redis's ConnStateMachine: AwaitAndTransition
+// from Idle to Initializing, Transition back to Idle, the states passed
+// as arguments and the waiters served by another goroutine), and the
+// compare-and-swap of a pointer (atomic.Pointer, CompareAndSwapPointer).
+// Conditional acquisitions through named results assigned in deferred
+// calls, or results tested elsewhere than in an If of the caller.
 package lockset

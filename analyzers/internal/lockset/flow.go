@@ -2,6 +2,7 @@ package lockset
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -112,9 +113,15 @@ type engine struct {
 	callsites map[*ssa.Function][]*ssa.Call
 	taken     map[*ssa.Function]bool
 	takenObj  map[types.Object]bool
-	invoked   map[string]bool
-	types     []*types.Named
-	impls     map[implKey][]*ssa.Function
+	// runsites are the calls and go statements running a function;
+	// escapes and escapesObj mark the functions used otherwise (see
+	// flagHandedTo).
+	runsites   map[*ssa.Function][]ssa.CallInstruction
+	escapes    map[*ssa.Function]bool
+	escapesObj map[types.Object]bool
+	invoked    map[string]bool
+	types      []*types.Named
+	impls      map[implKey][]*ssa.Function
 
 	graph   *callgraph.Graph // VTA call graph of the package's functions
 	dynamic map[ssa.CallInstruction][]*ssa.Function
@@ -122,6 +129,11 @@ type engine struct {
 
 	opaque     map[*ssa.Function]bool // see opaqueUnlock
 	fieldFuncs map[string][]ssa.Value // see indexFieldFuncs
+
+	// chanPaired lists the classes of the channels used as mutexes
+	// that some function acquires and then releases while it holds them
+	// (see verifyChans).
+	chanPaired map[string]bool
 }
 
 type implKey struct {
@@ -146,9 +158,22 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		callsites:  map[*ssa.Function][]*ssa.Call{},
 		taken:      map[*ssa.Function]bool{},
 		takenObj:   map[types.Object]bool{},
+		runsites:   map[*ssa.Function][]ssa.CallInstruction{},
+		escapes:    map[*ssa.Function]bool{},
+		escapesObj: map[types.Object]bool{},
 		invoked:    map[string]bool{},
 		impls:      map[implKey][]*ssa.Function{},
 		opaque:     map[*ssa.Function]bool{},
+	}
+	if len(funcs) > 0 {
+		// The package initializer stores package-level variables.
+		all := append([]*ssa.Function(nil), funcs...)
+		if init := pkg.Func("init"); init != nil {
+			all = append(all, init)
+			all = append(all, init.AnonFuncs...)
+		}
+		e.cls.indexChanLocks(all)
+		e.cls.indexFlagLocks(all)
 	}
 	e.indexCalls(funcs)
 	e.indexFieldFuncs(funcs)
@@ -161,6 +186,34 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		}
 	}
 	return e
+}
+
+// verifyChans drops the channels taken for mutexes (see
+// indexChanLocks) that no function of the package acquires and later
+// releases while it still holds them (itself, through its callees, or in
+// a deferred call): a mutex is released by its holder, a signal's sender
+// never receives. It reports whether it dropped any; the flows and
+// summaries computed so far are then stale (see reset). It needs the
+// summaries of every function.
+func (e *engine) verifyChans() bool {
+	dropped := false
+	for class := range e.cls.chans {
+		if !e.chanPaired[class] {
+			delete(e.cls.chans, class)
+			dropped = true
+		}
+	}
+	return dropped
+}
+
+// reset forgets the flows, summaries and entry locksets computed.
+func (e *engine) reset() {
+	e.summaries = map[*ssa.Function]*Summary{}
+	e.busy = map[*ssa.Function]bool{}
+	e.base = map[*ssa.Function]*flow{}
+	e.final = map[*ssa.Function]*flow{}
+	e.entries = map[*ssa.Function]Set{}
+	e.entryBusy = map[*ssa.Function]bool{}
 }
 
 // buildCallGraph resolves the dynamic calls of funcs (interface method
@@ -243,11 +296,20 @@ func (e *engine) indexCalls(funcs []*ssa.Function) {
 					}
 					if call, ok := instr.(*ssa.Call); ok && call.Call.Value == f && i == 0 {
 						e.callsites[f] = append(e.callsites[f], call)
+						e.runsites[f] = append(e.runsites[f], call)
 						continue
 					}
 					e.taken[f] = true
 					if obj := f.Object(); obj != nil {
 						e.takenObj[obj] = true
+					}
+					if g, ok := instr.(*ssa.Go); ok && g.Call.Value == f && i == 0 {
+						e.runsites[f] = append(e.runsites[f], g)
+						continue
+					}
+					e.escapes[f] = true
+					if obj := f.Object(); obj != nil {
+						e.escapesObj[obj] = true
 					}
 				}
 			}
@@ -265,8 +327,18 @@ func (e *engine) indexClosure(mc *ssa.MakeClosure) {
 		e.taken[fn] = true
 		if obj := fn.Object(); obj != nil {
 			e.takenObj[obj] = true
+			e.escapesObj[obj] = true
 		}
 		return
+	}
+	for _, r := range *mc.Referrers() {
+		if call, ok := r.(ssa.CallInstruction); ok && call.Common().Value == mc {
+			if _, isDefer := r.(*ssa.Defer); !isDefer {
+				e.runsites[fn] = append(e.runsites[fn], call)
+				continue
+			}
+		}
+		e.escapes[fn] = true
 	}
 	for _, r := range *mc.Referrers() {
 		call, ok := r.(*ssa.Call)
@@ -437,11 +509,47 @@ func (e *engine) released(fn *ssa.Function, entry Set) Set {
 		if it.Param > 0 {
 			continue // a lock named after a parameter: its callers' to name
 		}
+		if it.Kind == KindFlag && !e.flagHandedTo(fn, it.Class) {
+			continue
+		}
 		if _, held := entry.remove(it.Class, it.Mode, it.Inst); !held {
 			entry = entry.add(Lock{Item: it, Inherited: true, Assumed: true})
 		}
 	}
 	return entry
+}
+
+// flagHandedTo reports whether fn, which releases the atomic flag class
+// without having taken it, runs holding it: when the package runs it
+// (calls it, or starts it with a go statement) only where the caller
+// itself holds the flag (a try-lock handing its work over: if
+// atomic.CompareAndSwapUint64(&t.running, 0, 1) { go t.run() }), and
+// other packages cannot call it. A flag stored back by a function that
+// runs without it (Close resetting the state Open set, called by the
+// package's users) is not held there.
+func (e *engine) flagHandedTo(fn *ssa.Function, class string) bool {
+	if fn.Synthetic != "" || e.escapes[fn] {
+		return false
+	}
+	if fn.Parent() == nil {
+		obj := fn.Object()
+		if fn.Pkg != e.pkg || obj == nil || ast.IsExported(fn.Name()) || e.escapesObj[obj] {
+			return false
+		}
+		if fn.Signature.Recv() != nil && e.invoked[fn.Name()] {
+			return false
+		}
+	}
+	sites := e.runsites[fn]
+	if len(sites) == 0 {
+		return false
+	}
+	for _, site := range sites {
+		if !e.baseFlow(site.Parent()).heldBefore(e, site).Holds(class) {
+			return false
+		}
+	}
+	return true
 }
 
 // solve computes the must-held lockset at the entry of every block of fn,
@@ -499,7 +607,11 @@ func join(a, b state) state {
 }
 
 // edge returns the state along the si'th successor edge of b: a TryLock
-// whose result is tested by b's If holds its lock on the true edge.
+// whose result is tested by b's If holds its lock on the true edge; so
+// does a call of a conditional lock helper (Summary.CondHolds) on the
+// edge where its bool result is true, or its error result nil; and the
+// send case of a select on a channel used as a mutex holds it on the
+// edge into that case.
 func (e *engine) edge(b *ssa.BasicBlock, si int, st state) state {
 	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok {
@@ -509,20 +621,146 @@ func (e *engine) edge(b *ssa.BasicBlock, si int, st state) state {
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 		cond, want = u.X, 1
 	}
+	nilTest := false
+	if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+		if si == want && bin.Op == token.EQL {
+			if l, ok := e.selectCase(bin); ok {
+				st.held = st.held.add(l)
+				return st
+			}
+		}
+		v := nilCompared(bin)
+		if v == nil {
+			return st
+		}
+		if bin.Op == token.NEQ {
+			want = 1 - want
+		}
+		cond, nilTest = v, true
+	}
+	if si != want {
+		return st
+	}
+	if x, ok := cond.(*ssa.Extract); ok {
+		if t, isCall := x.Tuple.(*ssa.Call); isCall && x.Index == t.Call.Signature().Results().Len()-1 {
+			cond = t
+		}
+	}
 	call, ok := cond.(*ssa.Call)
-	if !ok || si != want {
-		return st
-	}
-	op, ok := e.cls.Op(&call.Call)
 	if !ok {
-		op, ok = e.cls.LockerOp(&call.Call)
-		ok = ok && e.noLockEffect(call.Call.StaticCallee())
-	}
-	if !ok || op.Kind != OpTryAcquire {
 		return st
 	}
-	st.held = st.held.add(e.lockOf(op.Ref, op.Mode, call.Pos()))
+	if !nilTest && !isTuple(call.Type()) {
+		op, ok := e.cls.Op(&call.Call)
+		if !ok {
+			op, ok = e.cls.LockerOp(&call.Call)
+			ok = ok && e.noLockEffect(call.Call.StaticCallee())
+		}
+		if ok && op.Kind == OpTryAcquire {
+			st.held = st.held.add(e.lockOf(op.Ref, op.Mode, call.Pos()))
+			return st
+		}
+	}
+	for _, l := range e.condHolds(call, nilTest) {
+		st.held = st.held.add(l)
+	}
 	return st
+}
+
+// isTuple reports whether t is a tuple: the results of a call of several.
+func isTuple(t types.Type) bool {
+	_, ok := t.(*types.Tuple)
+	return ok
+}
+
+// nilCompared returns the operand bin compares with nil, or nil.
+func nilCompared(bin *ssa.BinOp) ssa.Value {
+	isNil := func(v ssa.Value) bool {
+		k, ok := v.(*ssa.Const)
+		return ok && k.IsNil()
+	}
+	switch {
+	case isNil(bin.Y):
+		return bin.X
+	case isNil(bin.X):
+		return bin.Y
+	}
+	return nil
+}
+
+// selectCase returns, for bin comparing the index a select chose with a
+// constant (how go/ssa dispatches its cases), the lock that the case
+// acquires when it is a send on a channel used as a mutex.
+func (e *engine) selectCase(bin *ssa.BinOp) (Lock, bool) {
+	x, ok := bin.X.(*ssa.Extract)
+	if !ok || x.Index != 0 {
+		return Lock{}, false
+	}
+	sel, ok := x.Tuple.(*ssa.Select)
+	if !ok {
+		return Lock{}, false
+	}
+	k, ok := bin.Y.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return Lock{}, false
+	}
+	i, exact := constant.Int64Val(k.Value)
+	if !exact || i < 0 || int(i) >= len(sel.States) {
+		return Lock{}, false
+	}
+	st := sel.States[i]
+	if st.Dir != types.SendOnly {
+		return Lock{}, false
+	}
+	r, ok := e.cls.chanLock(st.Chan)
+	if !ok {
+		return Lock{}, false
+	}
+	return e.lockOf(r, Write, st.Pos), true
+}
+
+// condHolds returns the locks that the callees of call hold where they
+// return successfully (Summary.CondHolds): where their error result is
+// nil (nilTest) or their bool result true. Every callee must hold a lock
+// for the call to.
+func (e *engine) condHolds(call *ssa.Call, nilTest bool) Set {
+	res := call.Call.Signature().Results()
+	if res.Len() == 0 {
+		return nil
+	}
+	last := res.At(res.Len() - 1).Type()
+	if nilTest && !isErrorType(last) || !nilTest && !isBool(last) {
+		return nil
+	}
+	callees := e.callees(call, &call.Call)
+	if len(callees) == 0 {
+		return nil
+	}
+	as, binds := args(&call.Call), bindings(&call.Call)
+	var out Set
+	for i, fn := range callees {
+		var h Set
+		for _, it := range e.summary(fn).CondHolds {
+			h = h.add(Lock{Item: e.mapItem(it, as, binds, fn, call.Pos())})
+		}
+		if i == 0 {
+			out = h
+		} else {
+			out = out.intersect(h)
+		}
+	}
+	return out
+}
+
+// isErrorType reports whether t is the error interface.
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// isBool reports whether t is a boolean type.
+func isBool(t types.Type) bool {
+	b, ok := types.Unalias(t).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
 }
 
 // runBlock applies the instructions of b to st, calling before (when not
@@ -539,6 +777,8 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 			st.defers = append(st.defers[:len(st.defers):len(st.defers)], instr)
 		case *ssa.Go:
 			e.handOff(st, instr, obs)
+		case *ssa.Send, *ssa.UnOp, *ssa.Select:
+			e.chanOp(st, instr, obs)
 		case *ssa.RunDefers:
 			for k := len(st.defers) - 1; k >= 0; k-- {
 				d := st.defers[k]
@@ -553,6 +793,42 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 		case *ssa.Return:
 			if obs != nil && obs.ret != nil {
 				obs.ret(Return{Instr: instr, Held: st.held})
+			}
+		}
+	}
+}
+
+// chanOp applies an operation on a channel used as a mutex (see
+// indexChanLocks): a send acquires it, a receive releases it. A select
+// releases it where it has a case receiving from it (whichever case runs:
+// the must-held set may only shrink by mistake), and acquires it on the
+// edge into a case that sends on it (see edge); the acquisition is
+// observed at the select, as a try when the select has a default.
+func (e *engine) chanOp(st *state, instr ssa.Instruction, obs *observer) {
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		if r, ok := e.cls.chanLock(instr.Chan); ok {
+			e.op(st, Op{Kind: OpAcquire, Mode: Write, Ref: r, Method: "send"}, instr, instr.Pos(), obs)
+		}
+	case *ssa.UnOp:
+		if instr.Op != token.ARROW {
+			return
+		}
+		if r, ok := e.cls.chanLock(instr.X); ok {
+			e.op(st, Op{Kind: OpRelease, Mode: Write, Ref: r, Method: "receive"}, instr, instr.Pos(), obs)
+		}
+	case *ssa.Select:
+		for _, s := range instr.States {
+			r, ok := e.cls.chanLock(s.Chan)
+			if !ok {
+				continue
+			}
+			if s.Dir != types.SendOnly {
+				e.op(st, Op{Kind: OpRelease, Mode: Write, Ref: r, Method: "receive"}, instr, s.Pos, obs)
+				continue
+			}
+			if obs != nil && obs.acquire != nil {
+				obs.acquire(Acquisition{Instr: instr, Pos: s.Pos, Lock: e.lockOf(r, Write, s.Pos), Held: st.held, Try: !instr.Blocking})
 			}
 		}
 	}
@@ -764,6 +1040,7 @@ func (e *engine) lockOf(r Ref, mode Mode, pos token.Pos) Lock {
 			Inst:   r.Inst,
 			Param:  r.Param,
 			Suffix: r.Suffix,
+			Kind:   r.Kind,
 			Pos:    pos,
 		},
 		Value: r.Value,
@@ -835,8 +1112,8 @@ func (e *engine) summarize(f *flow) *Summary {
 	s := &Summary{}
 	seenAcq := map[string]bool{}
 	seenRel := map[string]bool{}
-	var holds Set
-	returns := 0
+	var holds, condHolds Set
+	returns, successes := 0, 0
 	var acqs []Acquisition // for the Unheld of the acquired items
 	obs := &observer{
 		acquire: func(a Acquisition) {
@@ -853,6 +1130,12 @@ func (e *engine) summarize(f *flow) *Summary {
 		},
 		release: func(r Release) {
 			it := portable(r.Item)
+			if r.Matched && it.Kind == KindChan && !r.Lock.Inherited {
+				if e.chanPaired == nil {
+					e.chanPaired = map[string]bool{}
+				}
+				e.chanPaired[it.Class] = true
+			}
 			if r.Matched || seenRel[it.Key()] || len(s.Releases) >= maxItems {
 				return
 			}
@@ -879,6 +1162,14 @@ func (e *engine) summarize(f *flow) *Summary {
 				holds = holds.intersect(r.Held)
 			}
 			returns++
+			if held, ok := e.successHeld(f.fn, r); ok {
+				if successes == 0 {
+					condHolds = held
+				} else {
+					condHolds = condHolds.intersect(held)
+				}
+				successes++
+			}
 		},
 	}
 	f.replay(e, obs)
@@ -886,6 +1177,23 @@ func (e *engine) summarize(f *flow) *Summary {
 		if !l.Inherited {
 			s.Holds = append(s.Holds, portable(l.Item))
 		}
+	}
+	errResult := false
+	if res := f.fn.Signature.Results(); res.Len() > 0 {
+		errResult = isErrorType(res.At(res.Len() - 1).Type())
+	}
+	for _, l := range condHolds {
+		if l.Inherited || l.Kind == KindMutex || hasItem(s.Holds, portable(l.Item)) {
+			continue
+		}
+		if l.Kind == KindFlag && errResult {
+			// A flag a function keeps where it returns a nil error
+			// is a state it moved to (sarama's Broker.Open keeping
+			// opened until Close), not a critical section its
+			// callers run in: only a try-lock's bool passes it on.
+			continue
+		}
+		s.CondHolds = append(s.CondHolds, portable(l.Item))
 	}
 	removed := neutral(s)
 	for i, it := range s.Holds {
@@ -895,6 +1203,54 @@ func (e *engine) summarize(f *flow) *Summary {
 	}
 	e.unheld(f.fn, s, acqs, removed)
 	return s
+}
+
+// successHeld returns, for a return r of fn whose last result is an
+// error or a bool, the locks held where it returns success: a constant
+// nil error or true; the result of a call holding locks where it
+// succeeds (a try-lock's, Summary.CondHolds), with those locks. It
+// reports false for the other returns.
+func (e *engine) successHeld(fn *ssa.Function, r Return) (Set, bool) {
+	res := fn.Signature.Results()
+	n := res.Len()
+	if n == 0 || len(r.Instr.Results) != n {
+		return nil, false
+	}
+	t := res.At(n - 1).Type()
+	nilTest := isErrorType(t)
+	if !nilTest && !isBool(t) {
+		return nil, false
+	}
+	v := r.Instr.Results[n-1]
+	if k, ok := v.(*ssa.Const); ok {
+		if nilTest && k.IsNil() || !nilTest && k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value) {
+			return r.Held, true
+		}
+		return nil, false
+	}
+	if x, ok := v.(*ssa.Extract); ok {
+		if t, isCall := x.Tuple.(*ssa.Call); isCall && x.Index == t.Call.Signature().Results().Len()-1 {
+			v = t
+		}
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	held := r.Held
+	if !nilTest && !isTuple(call.Type()) {
+		if op, ok := e.cls.Op(&call.Call); ok && op.Kind == OpTryAcquire {
+			return held.add(e.lockOf(op.Ref, op.Mode, call.Pos())), true
+		}
+	}
+	cond := e.condHolds(call, nilTest)
+	if len(cond) == 0 {
+		return nil, false
+	}
+	for _, l := range cond {
+		held = held.add(l)
+	}
+	return held, true
 }
 
 // unheld sets the Unheld of the items s acquires: the locks of its

@@ -41,6 +41,19 @@ type Summary struct {
 	// (returns after a recovered panic excepted):
 	// the function is a lock helper.
 	Holds []Item
+	// CondHolds lists the locks, other than mutexes of package sync (a
+	// channel used as a mutex, an atomic flag), that it acquires and
+	// holds on every return of a nil error, when its last result is an
+	// error, or of true, when it is a bool, but not on every return: the
+	// function is a conditional lock helper (lock(ctx) error, tryLock()
+	// bool), and its callers hold them on the edge of an If that finds
+	// the result nil, or true (as after TryLock). A return of a constant
+	// nil or true is such a return, and so is one of the result of a call
+	// that holds locks so (return m.lock(ctx)), with those locks. An
+	// atomic flag is listed for a bool result only: one a function keeps
+	// where it returns a nil error is a state it moved to (Open keeping
+	// opened until Close), not a critical section its callers run in.
+	CondHolds []Item `json:",omitempty"`
 	// ParamCalls lists the calls the function makes of its function
 	// parameters, with the locks it holds then (withLock(f) calls f
 	// under its lock). A caller passing a function there sees that
@@ -79,13 +92,17 @@ func (s *Summary) String() string {
 	for _, pc := range s.ParamCalls {
 		calls = append(calls, fmt.Sprintf("param %d under [%s]", pc.Param, names(pc.Held)))
 	}
-	return fmt.Sprintf("lockset{acquires: %s; releases: %s; holds: %s; calls: %s}",
-		names(s.Acquires), names(s.Releases), names(s.Holds), strings.Join(calls, ", "))
+	cond := ""
+	if len(s.CondHolds) > 0 {
+		cond = "; holds on success: " + names(s.CondHolds)
+	}
+	return fmt.Sprintf("lockset{acquires: %s; releases: %s; holds: %s%s; calls: %s}",
+		names(s.Acquires), names(s.Releases), names(s.Holds), cond, strings.Join(calls, ", "))
 }
 
 // Empty reports whether s has no effect at all.
 func (s *Summary) Empty() bool {
-	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0 && len(s.ParamCalls) == 0
+	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0 && len(s.CondHolds) == 0 && len(s.ParamCalls) == 0
 }
 
 // Result is the lockset analysis of one package. Its methods may be called
@@ -215,6 +232,17 @@ func run(pass *analysis.Pass) (any, error) {
 	res.Classifier = res.e.cls
 	for _, fn := range funcs {
 		res.e.finalFlow(fn)
+		res.e.summary(fn)
+	}
+	if res.e.verifyChans() {
+		// Channels taken for mutexes that no function locks and then
+		// unlocks itself are signals: compute again without them.
+		res.e.reset()
+		for _, fn := range funcs {
+			res.e.finalFlow(fn)
+		}
+	}
+	for _, fn := range funcs {
 		s := res.e.summary(fn)
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || fn.Parent() != nil || s.Empty() || obj.Pkg() != pass.Pkg {
@@ -239,7 +267,7 @@ func exportable(s *Summary) *Summary {
 	for i, pc := range s.ParamCalls {
 		calls[i] = ParamCall{Param: pc.Param, Held: strip(pc.Held)}
 	}
-	return &Summary{Acquires: strip(s.Acquires), Releases: strip(s.Releases), Holds: strip(s.Holds), ParamCalls: calls}
+	return &Summary{Acquires: strip(s.Acquires), Releases: strip(s.Releases), Holds: strip(s.Holds), CondHolds: strip(s.CondHolds), ParamCalls: calls}
 }
 
 // inGOROOT reports whether the package's files are in the standard

@@ -2,6 +2,7 @@ package lockset_test
 
 import (
 	"go/types"
+	"strings"
 	"testing"
 
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
@@ -60,7 +61,7 @@ var probe = &analysis.Analyzer{
 }
 
 func TestLockset(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), probe, "a", "b")
+	analysistest.Run(t, analysistest.TestData(), probe, "a", "b", "c")
 }
 
 // TestSummaryFacts checks the facts exported for lock helpers.
@@ -90,4 +91,57 @@ func TestSummaryFacts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConditionalSummaries checks the summaries of the helpers of
+// channels used as mutexes and of atomic flags used as try-locks: a
+// conditional acquisition holds its lock where the function succeeds.
+func TestConditionalSummaries(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), probe, "c")
+	for _, r := range results {
+		ls := r.Pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+		tests := []struct {
+			fn, want string
+		}{
+			{"(*Mu).ForceLock", "lockset{acquires: (c.Mu).ch; releases: ; holds: (c.Mu).ch; calls: }"},
+			{"(*Mu).TryLock", "lockset{acquires: ; releases: ; holds: ; holds on success: (c.Mu).ch; calls: }"},
+			{"(*Mu).Lock", "lockset{acquires: (c.Mu).ch; releases: ; holds: ; holds on success: (c.Mu).ch; calls: }"},
+			{"(*Mu).Relay", "lockset{acquires: (c.Mu).ch; releases: ; holds: ; holds on success: (c.Mu).ch; calls: }"},
+			{"(*Mu).Unlock", "lockset{acquires: ; releases: (c.Mu).ch; holds: ; calls: }"},
+			{"(*Tree).TryRun", "lockset{acquires: ; releases: ; holds: ; holds on success: (c.Tree).running; calls: }"},
+			{"(*Tree).run", "lockset{acquires: ; releases: (c.Tree).running; holds: ; calls: }"},
+		}
+		for _, tt := range tests {
+			fn := funcNamed(ls, tt.fn)
+			if fn == nil {
+				t.Fatalf("no func %s", tt.fn)
+			}
+			if got := ls.Summary(fn).String(); got != tt.want {
+				t.Errorf("summary of %s = %q, want %q", tt.fn, got, tt.want)
+			}
+			kind := lockset.KindChan
+			if strings.Contains(tt.fn, "Tree") {
+				kind = lockset.KindFlag
+			}
+			s := ls.Summary(fn)
+			for _, items := range [][]lockset.Item{s.Acquires, s.Releases, s.Holds, s.CondHolds} {
+				for _, it := range items {
+					if it.Kind != kind {
+						t.Errorf("summary of %s: %s is a %s, want a %s", tt.fn, it.Class, it.Kind, kind)
+					}
+				}
+			}
+		}
+	}
+}
+
+// funcNamed returns the source function of the package named name
+// ("(*T).M" or "F").
+func funcNamed(ls *lockset.Result, name string) *ssa.Function {
+	for _, fn := range ls.Funcs {
+		if strings.TrimPrefix(lockset.FuncName(fn), "c.") == name || strings.Replace(lockset.FuncName(fn), "c.", "", 1) == name {
+			return fn
+		}
+	}
+	return nil
 }

@@ -30,9 +30,12 @@ type Op struct {
 // Op recognizes the lock operation performed by the call common: a method
 // of sync.Mutex or sync.RWMutex (called directly, promoted through
 // embedding, or as a method value bound to the mutex), Lock or Unlock of a
-// sync.Locker whose dynamic value is known (&mu, rw.RLocker(), cond.L), or
-// sync.Cond.Wait. It reports false for other calls and for operations on
-// mutexes it cannot name.
+// sync.Locker whose dynamic value is known (&mu, rw.RLocker(), cond.L),
+// sync.Cond.Wait, or a compare-and-swap or store of sync/atomic on a flag
+// used as a try-lock (Kind KindFlag, see indexFlagLocks). It reports false
+// for other calls and for operations on mutexes it cannot name. The
+// operations on channels used as mutexes are not calls (see
+// engine.chanOp).
 func (c *Classifier) Op(common *ssa.CallCommon) (Op, bool) {
 	if common.IsInvoke() {
 		kind, mode, ok := methodOp(common.Method.Name())
@@ -56,6 +59,9 @@ func (c *Classifier) Op(common *ssa.CallCommon) (Op, bool) {
 	fn := common.StaticCallee()
 	if fn == nil {
 		return Op{}, false
+	}
+	if op, ok := c.flagOp(common); ok {
+		return op, true
 	}
 	var recv ssa.Value
 	if mc, ok := common.Value.(*ssa.MakeClosure); ok {

@@ -19,6 +19,8 @@ type Item struct {
 	// Param and Suffix: see Ref.
 	Param  int
 	Suffix string
+	// Kind is what the lock is built from (see Ref.Kind).
+	Kind Kind `json:",omitempty"`
 	// Pos is the acquisition (or the call that leads to it) in the
 	// package being analyzed; NoPos in facts imported from other packages.
 	Pos token.Pos
