@@ -265,13 +265,6 @@
 // with the send loop's defer close(s.stop)), is not paired with it.
 // Fields are told apart by type and name, not by instance.
 //
-// A function of the standard library that calls the function it is
-// passed in place, in the calling goroutine (sync.Map.Range, sort.Slice,
-// slices.SortFunc; see lockset.SyncRunner), does what that function
-// does: e.items.Range(func(k, v any) bool { e.evictions++; ... }) writes
-// e.evictions. sync.Once.Do's function is not followed: it runs once,
-// before the sharing it prepares.
-//
 // Double-checked initialization with an atomic flag orders its accesses:
 // a write followed in its block by flag.Store(true) happens before a read
 // made only after flag.Load() returned true (a lazily started clock).

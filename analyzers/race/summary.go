@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // maxSummary bounds the number of distinct accesses a function summary
@@ -84,13 +82,6 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 	}
 	seen := map[summaryKey]bool{}
 	add := func(a *access) {
-		if p := spilledParam(a.root); p != nil && p.Parent() == fn && a.path != "" {
-			// Through the parameter a closure captured (and so keeps in
-			// a cell): the caller's memory, as through the parameter.
-			b := *a
-			b.root = p
-			a = &b
-		}
 		if len(s.accesses) >= maxSummary || !sharedRoot(a, fn) {
 			return
 		}
@@ -493,14 +484,6 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 			for _, pc := range s.paramCalls {
 				out = append(out, c.passedAccesses(fn, cs, callee, pc, held, signals, up)...)
 			}
-			continue
-		}
-		if i, ok := lockset.SyncRunner(callee); ok && callee.String() != "(*sync.Once).Do" {
-			// A function of the standard library that calls the
-			// function it is passed in place (sync.Map.Range, sort.Slice):
-			// what that function does, the call does. Once.Do's
-			// argument runs once, before any sharing (see initOnly).
-			out = append(out, c.passedAccesses(fn, cs, callee, paramCall{param: i}, held, signals, up)...)
 			continue
 		}
 		f := c.importFact(callee)

@@ -435,15 +435,6 @@ var syncRunners = map[string]int{
 	"bytes.TrimFunc":          1,
 }
 
-// SyncRunner returns the index of the parameter (receiver first) of fn, a
-// function of the standard library, that fn calls before it returns, in
-// the calling goroutine (sync.Map.Range's f, sort.Slice's less), and
-// whether fn is such a function.
-func SyncRunner(fn *ssa.Function) (int, bool) {
-	i, ok := syncRunners[fn.String()]
-	return i, ok
-}
-
 func (e *engine) baseFlow(fn *ssa.Function) *flow {
 	if f, ok := e.base[fn]; ok {
 		return f
