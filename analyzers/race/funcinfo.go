@@ -47,6 +47,9 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 					c.addAccess(fi, esc, instr, instr.X, false, ctx)
 				}
 			case *ssa.Store:
+				if load, ok := instr.Val.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == instr.Addr {
+					break // x = x: the value does not change (return of a named result)
+				}
 				c.addAccess(fi, esc, instr, instr.Addr, true, ctx)
 			case *ssa.MapUpdate:
 				c.addMapAccess(fi, esc, instr, instr.Map, true, ctx)
@@ -272,7 +275,26 @@ func isSignal(call *ssa.CallCommon) bool {
 		return b.Name() == "close"
 	}
 	return isSyncMethod(call, "WaitGroup", "Done") ||
-		isSyncMethod(call, "Cond", "Signal") || isSyncMethod(call, "Cond", "Broadcast")
+		isSyncMethod(call, "Cond", "Signal") || isSyncMethod(call, "Cond", "Broadcast") ||
+		!call.IsInvoke() && isCancelFunc(call.Value.Type())
+}
+
+// isCancelFunc reports whether t is context.CancelFunc (or
+// CancelCauseFunc): calling one closes its context's Done channel.
+func isCancelFunc(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
+		return false
+	}
+	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
+}
+
+// isBubbleWait reports whether call is testing/synctest's Wait, which
+// returns once every other goroutine of the bubble has exited or is
+// durably blocked: what they did before, it orders before its return.
+func isBubbleWait(call *ssa.CallCommon) bool {
+	fn := call.StaticCallee()
+	return fn != nil && fn.Name() == "Wait" && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "testing/synctest"
 }
 
 // isSyncMethod reports whether call statically calls method name of
@@ -300,7 +322,8 @@ func isWait(instr ssa.Instruction) bool {
 	case *ssa.Select:
 		return instr.Blocking
 	case *ssa.Call:
-		return isSyncMethod(instr.Common(), "WaitGroup", "Wait") || isSyncMethod(instr.Common(), "Cond", "Wait")
+		return isSyncMethod(instr.Common(), "WaitGroup", "Wait") || isSyncMethod(instr.Common(), "Cond", "Wait") ||
+			isBubbleWait(instr.Common())
 	}
 	return false
 }

@@ -91,11 +91,11 @@ func (sp *spawner) definedInLoop(v ssa.Value, g ssa.Instruction) bool {
 // goroutines read, after waiting for them, is the other.
 func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	isWait := make(map[ssa.Instruction]bool, len(sp.waits))
-	if g.signals {
-		for _, w := range sp.waits {
-			if w != instr {
-				isWait[w] = true
-			}
+	for _, w := range sp.waits {
+		if call, ok := w.(*ssa.Call); w != instr && (g.signals || ok && isBubbleWait(call.Common())) {
+			// A synctest bubble's Wait needs no signal: it returns once
+			// the goroutine is blocked or gone.
+			isWait[w] = true
 		}
 	}
 	for _, s := range sp.stopSends(g) {
