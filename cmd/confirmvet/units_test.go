@@ -20,8 +20,9 @@ func TestUnitAnalyzers(t *testing.T) {
 	}
 	all := []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
 	dir := t.TempDir()
-	cfg := func(name string, files ...string) string {
-		data, err := json.Marshal(map[string]any{"ImportPath": "p", "GoFiles": files})
+	factsOnly := map[*analysis.Analyzer]*analysis.Analyzer{race.Analyzer: race.FactsAnalyzer}
+	cfg := func(name string, vetxOnly bool, files ...string) string {
+		data, err := json.Marshal(map[string]any{"ImportPath": "p", "GoFiles": files, "VetxOnly": vetxOnly})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,16 +32,25 @@ func TestUnitAnalyzers(t *testing.T) {
 		}
 		return path
 	}
-	std := cfg("std.cfg", filepath.Join(build.Default.GOROOT, "src", "fmt", "print.go"))
-	user := cfg("user.cfg", filepath.Join(dir, "p.go"))
+	std := cfg("std.cfg", false, filepath.Join(build.Default.GOROOT, "src", "fmt", "print.go"))
+	stdDep := cfg("stddep.cfg", true, filepath.Join(build.Default.GOROOT, "src", "fmt", "print.go"))
+	user := cfg("user.cfg", false, filepath.Join(dir, "p.go"))
+	dep := cfg("dep.cfg", true, filepath.Join(dir, "p.go"))
 
 	for _, args := range [][]string{nil, {"./..."}, {"-flags"}, {user}, {"-race=false", user}, {filepath.Join(dir, "missing.cfg")}} {
-		if got := unitAnalyzers(args, all); len(got) != 2 || got[0] != all[0] || got[1] != all[1] {
+		if got := unitAnalyzers(args, all, factsOnly); len(got) != 2 || got[0] != all[0] || got[1] != all[1] {
 			t.Errorf("unitAnalyzers(%q) replaced the analyzers", args)
 		}
 	}
-	for _, args := range [][]string{{std}, {"-json", "-race=false", std}} {
-		got := unitAnalyzers(args, all)
+	// A package analyzed only for its facts: race exports them without
+	// its checks.
+	for _, args := range [][]string{{dep}, {"-race=false", dep}} {
+		if got := unitAnalyzers(args, all, factsOnly); len(got) != 2 || got[0] != lockorder.Analyzer || got[1] != race.FactsAnalyzer {
+			t.Errorf("unitAnalyzers(%q) = %v, want lockorder and race's facts analyzer", args, got)
+		}
+	}
+	for _, args := range [][]string{{std}, {stdDep}, {"-json", "-race=false", std}} {
+		got := unitAnalyzers(args, all, factsOnly)
 		if len(got) != len(all) {
 			t.Fatalf("unitAnalyzers(%q) = %d analyzers, want %d", args, len(got), len(all))
 		}
