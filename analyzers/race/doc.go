@@ -425,4 +425,14 @@
 // WaitGroup.Done) and whether it waits (receives, selects, calls
 // WaitGroup.Wait or Cond.Wait). Packages of the Go distribution are not analyzed and
 // have no facts.
+//
+// FactsAnalyzer is Analyzer without its checks: it exports the facts and
+// reports nothing. cmd/confirmvet runs it on the packages go vet hands it
+// only for their facts (the dependencies of the packages named), where
+// the checks cost time and memory for findings nobody sees. The checks
+// are where most functions are first summarized, and a summary computed
+// during a recursive call sees the partial summary of the function in
+// progress, so its facts can differ from Analyzer's where functions
+// recurse; drivers that run the analyzers in one process (multichecker,
+// golangci-lint, the confirm pipeline) run Analyzer everywhere.
 package race

@@ -29,6 +29,30 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  []analysis.Fact{new(accessFact)},
 }
 
+// FactsAnalyzer is Analyzer reduced to its facts, for a driver that runs
+// the analyzers on a package only for the facts its importers read (go
+// vet's facts-only runs over dependencies, in which cmd/confirmvet runs
+// it in Analyzer's place): it has Analyzer's name, requirements and fact
+// types, exports its facts without making the checks and reports nothing.
+//
+// Its facts may differ from Analyzer's: a summary computed while one of
+// its callees' is still in progress (a recursive call) sees that callee's
+// partial summary, so summaries depend on the order in which functions are
+// first summarized, and here exportFacts, not the checks, summarizes
+// first. Used where Analyzer is (on the packages it reports on), the
+// checks would see other summaries and report differently; used for the
+// dependencies only, it left the findings unchanged on the kernels, GoKer,
+// nats.go and the held-out modules.
+var FactsAnalyzer = &analysis.Analyzer{
+	Name:       Analyzer.Name,
+	Doc:        Analyzer.Doc,
+	URL:        Analyzer.URL,
+	Run:        runFacts,
+	Requires:   Analyzer.Requires,
+	ResultType: Analyzer.ResultType,
+	FactTypes:  Analyzer.FactTypes,
+}
+
 // checker holds the state of one run of the analyzer over one package.
 type checker struct {
 	pass           *analysis.Pass
@@ -72,7 +96,13 @@ type checker struct {
 	promotedSet map[types.Object]bool
 }
 
-func run(pass *analysis.Pass) (_ any, err error) {
+func run(pass *analysis.Pass) (any, error) { return analyze(pass, true) }
+
+func runFacts(pass *analysis.Pass) (any, error) { return analyze(pass, false) }
+
+// analyze runs the analyzer over the package of pass: the checks, when
+// check is set, then the export of its facts.
+func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 	defer func() {
 		// An internal error in one package must not stop the driver from
 		// analyzing the others; say which package and what happened.
@@ -116,8 +146,10 @@ func run(pass *analysis.Pass) (_ any, err error) {
 	c.indexExprStarts(pass.Files)
 	c.computeContexts()
 
-	c.checkGuards()
-	c.checkGoroutines()
+	if check {
+		c.checkGuards()
+		c.checkGoroutines()
+	}
 	c.exportFacts()
 	return c.res, nil
 }

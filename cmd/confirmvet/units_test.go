@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"go/build"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+
+	"github.com/confirm-go/confirm/analyzers/lockorder"
+	"github.com/confirm-go/confirm/analyzers/race"
+)
+
+func TestUnitAnalyzers(t *testing.T) {
+	if build.Default.GOROOT == "" {
+		t.Skip("no GOROOT")
+	}
+	all := []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
+	dir := t.TempDir()
+	factsOnly := map[*analysis.Analyzer]*analysis.Analyzer{race.Analyzer: race.FactsAnalyzer}
+	cfg := func(name string, vetxOnly bool, files ...string) string {
+		data, err := json.Marshal(map[string]any{"ImportPath": "p", "GoFiles": files, "VetxOnly": vetxOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	std := cfg("std.cfg", false, filepath.Join(build.Default.GOROOT, "src", "fmt", "print.go"))
+	stdDep := cfg("stddep.cfg", true, filepath.Join(build.Default.GOROOT, "src", "fmt", "print.go"))
+	user := cfg("user.cfg", false, filepath.Join(dir, "p.go"))
+	dep := cfg("dep.cfg", true, filepath.Join(dir, "p.go"))
+
+	for _, args := range [][]string{nil, {"./..."}, {"-flags"}, {user}, {"-race=false", user}, {filepath.Join(dir, "missing.cfg")}} {
+		if got := unitAnalyzers(args, all, factsOnly); len(got) != 2 || got[0] != all[0] || got[1] != all[1] {
+			t.Errorf("unitAnalyzers(%q) replaced the analyzers", args)
+		}
+	}
+	// A package analyzed only for its facts: race exports them without
+	// its checks.
+	for _, args := range [][]string{{dep}, {"-race=false", dep}} {
+		if got := unitAnalyzers(args, all, factsOnly); len(got) != 2 || got[0] != lockorder.Analyzer || got[1] != race.FactsAnalyzer {
+			t.Errorf("unitAnalyzers(%q) = %v, want lockorder and race's facts analyzer", args, got)
+		}
+	}
+	for _, args := range [][]string{{std}, {stdDep}, {"-json", "-race=false", std}} {
+		got := unitAnalyzers(args, all, factsOnly)
+		if len(got) != len(all) {
+			t.Fatalf("unitAnalyzers(%q) = %d analyzers, want %d", args, len(got), len(all))
+		}
+		for i, a := range got {
+			if a == all[i] || a.Name != all[i].Name {
+				t.Errorf("unitAnalyzers(%q)[%d] = %s, want a stand-in named %s", args, i, a.Name, all[i].Name)
+			}
+			if len(a.FactTypes) != 0 || len(a.Requires) != 1 || a.Requires[0] != ctrlflow.Analyzer {
+				t.Errorf("stand-in %s requires %v with facts %v, want ctrlflow alone", a.Name, a.Requires, a.FactTypes)
+			}
+		}
+		if err := analysis.Validate(got); err != nil {
+			t.Errorf("stand-ins: %v", err)
+		}
+	}
+}
