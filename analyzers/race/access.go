@@ -108,7 +108,7 @@ func (pc paramCond) holds(x constant.Value) (holds, ok bool) {
 		}
 		return constant.BoolVal(x) == pc.want, true
 	}
-	if pc.val == nil || x.Kind() != pc.val.Kind() && !(isNumeric(x) && isNumeric(pc.val)) {
+	if pc.val == nil || x.Kind() != pc.val.Kind() && (!isNumeric(x) || !isNumeric(pc.val)) {
 		return false, false
 	}
 	return constant.Compare(x, pc.op, pc.val) == pc.want, true
