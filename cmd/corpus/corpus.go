@@ -14,9 +14,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/confirm-go/confirm/confirm/pipeline"
 )
@@ -226,7 +229,43 @@ func copyModule(ctx context.Context, m module, root string) (string, error) {
 			return "", err
 		}
 	}
+	if err := dropLocalReplaces(filepath.Join(dir, "go.mod")); err != nil {
+		return "", fmt.Errorf("%s: %w", m.path, err)
+	}
 	return dir, nil
+}
+
+// dropLocalReplaces removes from the go.mod file at path the replace
+// directives that point to a directory (replace x => ../x): they apply
+// only in the module's own repository, whose other modules the module
+// proxy's copy does not hold (go.opentelemetry.io/otel/sdk), and its
+// users build it with the versions it requires.
+func dropLocalReplaces(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	f, err := modfile.Parse(path, data, nil)
+	if err != nil {
+		return err
+	}
+	dropped := false
+	for _, r := range slices.Clone(f.Replace) {
+		if modfile.IsDirectoryPath(r.New.Path) {
+			if err := f.DropReplace(r.Old.Path, r.Old.Version); err != nil {
+				return err
+			}
+			dropped = true
+		}
+	}
+	if !dropped {
+		return nil
+	}
+	out, err := f.Format()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o644)
 }
 
 // copyTree copies the regular files below src to dst, writable.
