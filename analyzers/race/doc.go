@@ -258,11 +258,13 @@
 // lock-discipline check leaves it out (it is neither evidence of a
 // guard nor unguarded).
 //
-// Calling a context.CancelFunc signals like closing a channel (it closes
-// the context's Done channel, which a receive waits on), and a testing/
-// synctest bubble's synctest.Wait orders what the bubble's goroutines did
-// before it, with no signal of theirs. Returning a named result as it is
-// (return cancel) writes nothing.
+// A testing/synctest bubble's synctest.Wait orders what the bubble's
+// goroutines did before it, with no signal of theirs. Returning a named
+// result as it is (return cancel) writes nothing. A context.CancelFunc
+// call is not taken for a signal: waits are matched to signals only
+// coarsely (any wait after a go statement, when the goroutine signals),
+// and a select over several contexts' Done channels (the first client to
+// finish) would then order the goroutines still running.
 //
 // A goroutine that closes a channel field, or calls Done on a WaitGroup
 // field, in a deferred call has finished once that happened: an access

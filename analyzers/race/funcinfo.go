@@ -275,18 +275,7 @@ func isSignal(call *ssa.CallCommon) bool {
 		return b.Name() == "close"
 	}
 	return isSyncMethod(call, "WaitGroup", "Done") ||
-		isSyncMethod(call, "Cond", "Signal") || isSyncMethod(call, "Cond", "Broadcast") ||
-		!call.IsInvoke() && isCancelFunc(call.Value.Type())
-}
-
-// isCancelFunc reports whether t is context.CancelFunc (or
-// CancelCauseFunc): calling one closes its context's Done channel.
-func isCancelFunc(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
-		return false
-	}
-	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
+		isSyncMethod(call, "Cond", "Signal") || isSyncMethod(call, "Cond", "Broadcast")
 }
 
 // isBubbleWait reports whether call is testing/synctest's Wait, which

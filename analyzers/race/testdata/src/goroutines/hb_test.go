@@ -34,19 +34,6 @@ func TestBubbleNoWait(t *testing.T) {
 	})
 }
 
-// Cancelling closes the context's Done channel: the receive orders the
-// goroutine's write before the read. Silent.
-func TestCancelOrders(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	go func() {
-		n++
-		cancel()
-	}()
-	<-ctx.Done()
-	t.Log(n)
-}
-
 // A named result returned as it is is not written.
 func harness() (cancel context.CancelFunc) {
 	_, cancel = context.WithCancel(context.Background())
