@@ -31,6 +31,9 @@ type entrySite struct {
 	// conds are the values of the caller's boolean parameters under
 	// which the site runs (if alreadyLocked { c.run(t) }).
 	conds []paramCond
+	// goroutine marks a go statement whose goroutine the caller joins
+	// (see joinedLiteral).
+	goroutine bool
 }
 
 // maxCondDepth bounds how many callers up callerHeld follows the
@@ -190,10 +193,10 @@ func (c *checker) computeContexts() {
 			// callbacks, or run only under such functions): what they
 			// hold around the call still is.
 			c.ctx.held[fn] = held
-		} else {
+		} else if !slices.ContainsFunc(sites[fn], func(s entrySite) bool { return s.goroutine }) {
 			// Reached only from functions that run on memory not yet
 			// published (Open calling l.connect(), which calls
-			// l.dial()): so does it.
+			// l.dial()): so does it. A goroutine is not known to.
 			c.ctx.exclusive[fn] = true
 		}
 	}
@@ -379,6 +382,16 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 			if callee.Parent() != nil {
 				c.ctx.callers[callee] = append(c.ctx.callers[callee], fn)
 			}
+		case *ssa.Go:
+			if instr.Call.Value == *op && joinedLiteral(instr, callee) {
+				// It runs within fn's call (see joinedLiteral): under
+				// the locks fn's callers hold around it, though none
+				// that fn itself takes.
+				sites[callee] = append(sites[callee], entrySite{caller: fn, goroutine: true})
+			} else {
+				open[callee] = true
+			}
+			c.ctx.callers[callee] = append(c.ctx.callers[callee], nil) // another goroutine
 		default:
 			open[callee] = true
 			c.ctx.callers[callee] = append(c.ctx.callers[callee], nil) // escapes
@@ -810,6 +823,46 @@ func deferCaptured(alloc *ssa.Alloc) bool {
 		for _, u := range *mc.Referrers() {
 			if _, ok := u.(*ssa.Defer); ok {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// joinedLiteral reports whether go statement g starts function literal
+// lit, which signals (sends, closes a channel, calls WaitGroup.Done,
+// itself or in a deferred call), and its function waits (a receive, a
+// select, WaitGroup.Wait) on every path from g to a return: the
+// goroutine runs within the call of the function that starts it, as a
+// fork-join helper does (a ReadAt holding the file's lock, fanning the
+// reads out to goroutines and collecting their results). The match of
+// the wait with the signal is coarse, as elsewhere in this analyzer.
+func joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
+	if lit.Parent() == nil || !signalsItself(lit) {
+		return false
+	}
+	fn := g.Parent()
+	i := slices.Index(g.Block().Instrs, ssa.Instruction(g))
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && reachesAvoiding(g, i, ret, isWait) {
+			return false
+		}
+	}
+	return true
+}
+
+// signalsItself reports whether fn's own code sends on a channel, closes
+// one or calls WaitGroup.Done, directly or in a deferred call.
+func signalsItself(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Send:
+				return true
+			case ssa.CallInstruction:
+				if isSignal(x.Common()) {
+					return true
+				}
 			}
 		}
 	}

@@ -284,6 +284,14 @@
 // after a receive from the channel returned (<-s.done; return s.err, or
 // the select case of the receive) meets no write.
 //
+// A function literal started by a go statement whose function then waits
+// (a receive, a select, WaitGroup.Wait) on every path to a return, and
+// that signals itself (sends, closes a channel, calls Done), runs within
+// that function's call: under the locks its callers hold around it (a
+// ReadAt holding the file's read lock, fanning the read out to goroutines
+// and collecting their results). The locks the function takes itself are
+// not counted, nor is the wait matched with the goroutine's signal.
+//
 // A helper called only from functions whose own contexts are never known
 // (callbacks handed to a ticker loop) runs under the locks those callers
 // hold around the call; one reached only from functions that run on
