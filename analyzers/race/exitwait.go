@@ -1,8 +1,6 @@
 package race
 
 import (
-	"go/token"
-
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -59,16 +57,13 @@ func (c *checker) waitedBefore(instr ssa.Instruction) []string {
 			if w == instr {
 				break
 			}
-			var k string
-			switch w := w.(type) {
-			case *ssa.UnOp:
-				if w.Op == token.ARROW {
-					k = c.chanKey(w.X)
-				}
-			case *ssa.Call:
-				if isSyncMethod(w.Common(), "WaitGroup", "Wait") && len(w.Call.Args) == 1 {
-					k = c.fieldKey(w.Call.Args[0])
-				}
+			obj := waitedOn(w)
+			if obj == nil {
+				continue
+			}
+			k := c.chanKey(obj) // a channel field, received from
+			if k == "" {
+				k = c.fieldKey(obj) // a WaitGroup field, waited on
 			}
 			if k != "" {
 				keys = append(keys, k)
