@@ -17,6 +17,9 @@ type goReach struct {
 	// statement from a function the package does not call itself (an
 	// exported entry point, a test, a callback another package calls).
 	sync map[*ssa.Function]bool
+	// syncCode marks the functions sync marks for an entry point that
+	// is not a test file's.
+	syncCode map[*ssa.Function]bool
 }
 
 // goReach computes c.reach on first use.
@@ -24,7 +27,7 @@ func (c *checker) goReach() *goReach {
 	if c.reach != nil {
 		return c.reach
 	}
-	r := &goReach{from: map[*ssa.Function]map[*ssa.Function]bool{}, sync: map[*ssa.Function]bool{}}
+	r := &goReach{from: map[*ssa.Function]map[*ssa.Function]bool{}, sync: map[*ssa.Function]bool{}, syncCode: map[*ssa.Function]bool{}}
 	c.reach = r
 	idx := c.callIndex()
 	calls := map[*ssa.Function][]*ssa.Function{}
@@ -79,6 +82,16 @@ func (c *checker) goReach() *goReach {
 				return false
 			}
 			r.sync[f] = true
+			return true
+		})
+		if c.inTestFile(fn) {
+			continue
+		}
+		r.walk(calls, fn, func(f *ssa.Function) bool {
+			if r.syncCode[f] {
+				return false
+			}
+			r.syncCode[f] = true
 			return true
 		})
 	}
@@ -172,4 +185,104 @@ func (c *checker) callIndex() *callIndex {
 		}
 	}
 	return x
+}
+
+// loopOwned reports whether f and g run only on one goroutine, and that
+// goroutine is started once per call of a function the package's own
+// code never calls in a loop: an object's event loop, started by Start.
+// Its accesses are then ordered with each other by program order; the
+// locks on them are for readers on other goroutines. (A second Start on
+// the same object while the loop runs would break this, as it would
+// notCallingAfter's ListenAndServe: objects are not started twice.)
+func (c *checker) loopOwned(f, g *ssa.Function) bool {
+	r := c.goReach()
+	if r.syncCode[f] || r.syncCode[g] || len(r.from[f]) != 1 || len(r.from[g]) != 1 {
+		return false
+	}
+	for s := range r.from[f] {
+		return r.from[g][s] && c.startedOnce(s)
+	}
+	return false
+}
+
+// startedOnce reports whether started function s has one go statement,
+// outside any loop of its spawner, whose spawner runs once per call of
+// an entry point: no call of the package's non-test code reaches it in
+// a loop, and when it runs in goroutines, those are started once too.
+func (c *checker) startedOnce(s *ssa.Function) bool {
+	if once, ok := c.once[s]; ok {
+		return once
+	}
+	if c.once == nil {
+		c.once = map[*ssa.Function]bool{}
+	}
+	c.once[s] = false // until shown, and for cycles of spawners
+	once := c.spawnedOnce(s)
+	c.once[s] = once
+	return once
+}
+
+func (c *checker) spawnedOnce(s *ssa.Function) bool {
+	idx := c.callIndex()
+	gos := idx.starts[s]
+	if len(gos) != 1 {
+		return false
+	}
+	g := gos[0]
+	spawner := g.Parent()
+	if fi := c.info(spawner); fi == nil || newSpawner(c, fi).inLoop(g) {
+		return false
+	}
+	// The spawner and the functions that call it, up to the entry
+	// points: none may call the next in a loop.
+	seen := map[*ssa.Function]bool{spawner: true}
+	for work := []*ssa.Function{spawner}; len(work) > 0; {
+		callee := work[len(work)-1]
+		work = work[:len(work)-1]
+		for caller, callees := range idx.calls {
+			if c.inTestFile(caller) || !slices.Contains(callees, callee) {
+				continue
+			}
+			if c.callsInLoop(caller, callee) {
+				return false
+			}
+			if !seen[caller] {
+				seen[caller] = true
+				work = append(work, caller)
+			}
+		}
+	}
+	r := c.goReach()
+	for outer := range r.from[spawner] {
+		if !c.inTestFile(outer) && !c.startedOnce(outer) {
+			return false
+		}
+	}
+	return true
+}
+
+// callsInLoop reports whether caller calls callee from a block inside a
+// loop, on a receiver other than one the loop makes anew each time
+// round (for _, s := range servers { s.Start() } starts one loop each).
+func (c *checker) callsInLoop(caller, callee *ssa.Function) bool {
+	for _, b := range caller.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !slices.Contains(c.callees(call), callee) {
+				continue
+			}
+			reach := reachableFrom(b)
+			if !reach[b.Index] {
+				continue
+			}
+			if recv := receiverOf(call.Common()); recv != nil {
+				if def, ok := recv.(ssa.Instruction); ok && def.Block() != nil && def.Parent() == caller &&
+					reach[def.Block().Index] && reachableFrom(def.Block())[b.Index] {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
 }

@@ -110,7 +110,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, notCallingAfter(a, c.notSettingUp(a, withGuard)))
+		other := conflicting(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard))))
 		if other == nil {
 			continue
 		}
@@ -337,6 +337,19 @@ func (c *checker) notSettingUp(a *access, others []*access) []*access {
 	var out []*access
 	for _, o := range others {
 		if !setup[o.instr] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// offLoop returns the accesses of others that may run on another
+// goroutine than a: not both on an object's event loop (see loopOwned),
+// whose own accesses need no lock among themselves.
+func (c *checker) offLoop(a *access, others []*access) []*access {
+	var out []*access
+	for _, o := range others {
+		if !c.loopOwned(a.fn, o.fn) {
 			out = append(out, o)
 		}
 	}

@@ -91,6 +91,7 @@ type checker struct {
 	ifaces         *[]documentedInterface            // see interfaces
 	reach          *goReach                          // see goReach
 	index          *callIndex                        // see callIndex
+	once           map[*ssa.Function]bool            // see startedOnce
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
