@@ -64,6 +64,10 @@ type access struct {
 	inner     ssa.Instruction // the via of the access it was bound from: the call in the callee
 
 	preEscape bool // the object was allocated in fn and has not escaped yet
+	// goEscape: the object was allocated in fn and has escaped only to
+	// goroutines fn started with it, whose accesses checkGoroutines
+	// pairs with this one.
+	goEscape bool
 
 	// dyn is the concrete receiver type the access depends on when it was
 	// reached through an interface method call on memory the function was

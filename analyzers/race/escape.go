@@ -39,6 +39,11 @@ func newEscapes(fn *ssa.Function, locked func(ssa.Instruction) bool, handsOff ha
 // path. alloc is an *ssa.Alloc of the function, or the result of a call
 // of a function that returns a new object (see checker.fresh).
 func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
+	return e.escapesAfter(alloc, instr, false)
+}
+
+// escapesAfter is before, not counting go statements when onlyGo is set.
+func (e *escapes) escapesAfter(alloc ssa.Value, instr ssa.Instruction, onlyGo bool) bool {
 	if e.points == nil {
 		e.points = map[ssa.Value][]ssa.Instruction{}
 		e.reach = map[*ssa.BasicBlock][]bool{}
@@ -49,11 +54,25 @@ func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
 		e.points[alloc] = pts
 	}
 	for _, p := range pts {
+		if g, isGo := p.(*ssa.Go); isGo && onlyGo && g.Call.StaticCallee() != nil && g.Call.StaticCallee().Parent() == nil {
+			continue
+		}
 		if e.mayPrecede(p, instr) && !e.reallocated(alloc, p, instr) && !e.unpublished(p, instr) {
 			return false
 		}
 	}
 	return true
+}
+
+// beforeOthers reports whether instr executes before alloc escapes
+// anywhere but to the goroutines the function starts with it as an
+// argument of a declared function (go a.loop()): a constructor that
+// starts the object's loop, then sets it up. Those goroutines are the
+// only other code that can reach the object, and checkGoroutines pairs
+// their accesses with the function's. (A closure started with it may
+// hand it anywhere, as the test's func() { p.Return(f.make()) } does.)
+func (e *escapes) beforeOthers(alloc ssa.Value, instr ssa.Instruction) bool {
+	return e.escapesAfter(alloc, instr, true)
 }
 
 // beforeGoroutine reports whether instr executes, on every path, before

@@ -228,6 +228,7 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = c.newBehind(alloc) && esc.before(alloc, instr)
+		a.goEscape = !a.preEscape && c.newBehind(alloc) && esc.beforeOthers(alloc, instr)
 	} else if prm, ok := root.(*ssa.Parameter); ok && prm.Parent() == fi.fn && c.freshParam(prm) {
 		// Unpublished by every caller, until a goroutine the function
 		// starts has it (use(&W{}) calling w.Start(), then setting w).

@@ -61,7 +61,7 @@ func (c *checker) checkGuards() {
 				// run one at a time like the test functions.
 				continue
 			}
-			if a.preEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {
+			if a.preEscape || a.goEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {
 				// A local variable's own function orders its accesses
 				// with the goroutines it starts; see checkGoroutines.
 				continue
