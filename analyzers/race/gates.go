@@ -19,31 +19,66 @@ import (
 // leave the receive, send or close that uses them count, and only a test
 // function's own view: no goroutine but the ones it starts runs beside
 // it.
-func (c *checker) gatedAfter(a, b *access, f *ssa.Function) bool {
+//
+// When b's object is what start, the call that left the goroutine
+// running, returned (cl, r, w := newTestClient()), nothing before the
+// call can have sent on its channel: only what follows it counts.
+func (c *checker) gatedAfter(a, b *access, f *ssa.Function, start ssa.CallInstruction) bool {
 	if f.Parent() != nil || !strings.HasPrefix(f.Name(), "Test") || !c.inTestFile(f) {
 		return false
 	}
-	if a.instr == nil || a.instr.Block() == nil || funcName(a.instr.Parent()) != a.goroutine {
+	ai, bi := gatePoints(a, b, f)
+	if ai == nil || bi == nil {
 		return false
 	}
-	var bi ssa.Instruction
-	switch {
-	case b.instr != nil && b.instr.Parent() == f:
-		bi = b.instr
-	case b.via != nil && b.via.Parent() == f:
-		bi = b.via
-	default:
-		return false
-	}
-	for _, k := range c.receivesBefore(a.instr) {
-		if c.chanEscapes(k) || c.senders(k)[a.instr.Parent()] {
+	from := startOf(b, f, start)
+	for _, k := range c.receivesBefore(ai) {
+		if c.chanEscapes(k) || c.senders(k)[ai.Parent()] {
 			continue
 		}
-		if !c.sendsBefore(f, bi, k) {
+		if !c.sendsBefore(f, from, bi, k) {
 			return true
 		}
 	}
 	return false
+}
+
+// gatePoints returns the instruction of the goroutine's function that
+// makes or reaches access a (pk := <-cl.outbound, then cl.WritePacket(pk)
+// reading cl.ID), and the instruction of f that makes or reaches b; nil
+// when there is none.
+func gatePoints(a, b *access, f *ssa.Function) (ai, bi ssa.Instruction) {
+	if a.instr != nil && a.instr.Block() != nil {
+		ai = a.instr
+		if funcName(ai.Parent()) != a.goroutine {
+			ai = nil
+			if a.via != nil && a.via.Block() != nil && funcName(a.via.Parent()) == a.goroutine {
+				ai = a.via
+			}
+		}
+	}
+	return ai, testPoint(b, f)
+}
+
+// testPoint returns the instruction of f that makes or reaches b; nil
+// when there is none.
+func testPoint(b *access, f *ssa.Function) ssa.Instruction {
+	switch {
+	case b.instr != nil && b.instr.Parent() == f:
+		return b.instr
+	case b.via != nil && b.via.Parent() == f:
+		return b.via
+	}
+	return nil
+}
+
+// startOf returns start, the call that left the goroutine running, when
+// b's object is what it returned; nil otherwise.
+func startOf(b *access, f *ssa.Function, start ssa.CallInstruction) ssa.Instruction {
+	if start != nil && start.Parent() == f && resultOf(b.root, start) {
+		return start
+	}
+	return nil
 }
 
 // receivesBefore lists the channel fields that instr's function receives
@@ -264,10 +299,14 @@ func (c *checker) sendsOn(instr ssa.Instruction, k string) bool {
 // sendsBefore reports whether f may send on or close channel field k
 // before it reaches bi, or at bi: itself, or through a call or a
 // goroutine it starts.
-func (c *checker) sendsBefore(f *ssa.Function, bi ssa.Instruction, k string) bool {
+func (c *checker) sendsBefore(f *ssa.Function, from, bi ssa.Instruction, k string) bool {
+	never := func(ssa.Instruction) bool { return false }
 	for _, b := range f.Blocks {
 		for i, x := range b.Instrs {
-			if x != bi && !reachesAvoiding(x, i, bi, func(ssa.Instruction) bool { return false }) {
+			if x != bi && !reachesAvoiding(x, i, bi, never) {
+				continue
+			}
+			if from != nil && x != from && !reachesAvoiding(from, indexIn(from), x, never) {
 				continue
 			}
 			if c.sendsOn(x, k) {
@@ -287,4 +326,19 @@ func (c *checker) sendsBefore(f *ssa.Function, bi ssa.Instruction, k string) boo
 		}
 	}
 	return false
+}
+
+// resultOf reports whether v is a result of call: its value, or one of
+// its results.
+func resultOf(v ssa.Value, call ssa.CallInstruction) bool {
+	if ext, ok := v.(*ssa.Extract); ok {
+		v = ext.Tuple
+	}
+	cv := call.Value()
+	return cv != nil && v == cv
+}
+
+// indexIn returns the position of instr in its block.
+func indexIn(instr ssa.Instruction) int {
+	return slices.Index(instr.Block().Instrs, instr)
 }

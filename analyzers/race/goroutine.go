@@ -348,7 +348,7 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 		if c.waitedForExit(b, c.startedFuncs(g)) {
 			continue
 		}
-		if a := conflicting(b, byLoc[b.loc()]); a != nil && !c.gatedAfter(a, b, sp.fi.fn) {
+		if a := conflicting(b, byLoc[b.loc()]); a != nil && !c.gatedAfter(a, b, sp.fi.fn, g.stmt) {
 			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
 	}

@@ -19,3 +19,15 @@ func TestLineRenamed(t *testing.T) {
 	l.name = "b" // want `possible data race: \(goroutines.Line\).name is written by goroutines.TestLineRenamed and read by goroutine \(\*goroutines.Line\).writeLoop`
 	close(l.done)
 }
+
+// Lines written to before this one was made: their sends cannot reach
+// the new line's channel, which NewLine made. Silent.
+func TestLineNamedAfterOthers(t *testing.T) {
+	old := NewLine(func(string, int) {})
+	old.Write(1)
+	l := NewLine(func(string, int) {})
+	l.name = "c"
+	l.Write(2)
+	close(l.done)
+	close(old.done)
+}
