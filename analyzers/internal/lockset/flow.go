@@ -594,7 +594,65 @@ func join(a, b state) state {
 	for n < len(a.defers) && n < len(b.defers) && a.defers[n] == b.defers[n] {
 		n++
 	}
-	return state{held: a.held.intersect(b.held), defers: a.defers[:n:n]}
+	defers := a.defers[:n:n]
+	if len(a.defers) == len(b.defers) {
+		// The paths deferred the release of one mutex in two modes
+		// (defer mu.Unlock() after taking it to create, defer
+		// mu.RUnlock() on the other branch): meet holds it shared, and
+		// the shared release lets it go.
+		tail := make([]*ssa.Defer, 0, len(a.defers)-n)
+		for k := n; k < len(a.defers); k++ {
+			d, ok := sharedRelease(a.defers[k], b.defers[k])
+			if !ok {
+				tail = nil
+				break
+			}
+			tail = append(tail, d)
+		}
+		if tail != nil {
+			defers = append(defers, tail...)
+		}
+	}
+	return state{held: a.held.meet(b.held), defers: defers}
+}
+
+// sharedRelease returns, of two deferred calls, the RUnlock when one
+// is an Unlock and the other an RUnlock of the same sync.RWMutex: a
+// package variable, or the same field of the same value.
+func sharedRelease(a, b *ssa.Defer) (*ssa.Defer, bool) {
+	name := func(d *ssa.Defer) string {
+		if fn := d.Call.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(d.Call.Args) == 1 &&
+			types.TypeString(fn.Signature.Recv().Type(), nil) == "*sync.RWMutex" {
+			return fn.Name()
+		}
+		return ""
+	}
+	na, nb := name(a), name(b)
+	if !(na == "Unlock" && nb == "RUnlock" || na == "RUnlock" && nb == "Unlock") || !sameMutex(a.Call.Args[0], b.Call.Args[0]) {
+		return nil, false
+	}
+	if na == "RUnlock" {
+		return a, true
+	}
+	return b, true
+}
+
+// sameMutex reports whether two values address the same mutex in any
+// call: the same package variable (loaded, or its address), or the same
+// field of the same value.
+func sameMutex(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	switch x := x.(type) {
+	case *ssa.UnOp:
+		y, ok := y.(*ssa.UnOp)
+		return ok && x.Op == token.MUL && y.Op == token.MUL && sameMutex(x.X, y.X)
+	case *ssa.FieldAddr:
+		y, ok := y.(*ssa.FieldAddr)
+		return ok && x.Field == y.Field && sameMutex(x.X, y.X)
+	}
+	return false
 }
 
 // edge returns the state along the si'th successor edge of b: a TryLock

@@ -220,6 +220,35 @@ func (s Set) intersect(t Set) Set {
 	return out
 }
 
+// meet returns what is held on both of two paths that join: the locks
+// of both, and a lock one path holds exclusively and the other shared,
+// as shared (RUnlock then Lock to create on one branch, RLock kept on
+// the other: either way, no writer runs).
+func (s Set) meet(t Set) Set {
+	out := s.intersect(t)
+	for _, l := range s {
+		if l.Mode != Write {
+			continue
+		}
+		for _, m := range t {
+			if m.Mode == Read && m.Class == l.Class && m.Inst == l.Inst {
+				out = out.add(m)
+			}
+		}
+	}
+	for _, l := range t {
+		if l.Mode != Write {
+			continue
+		}
+		for _, m := range s {
+			if m.Mode == Read && m.Class == l.Class && m.Inst == l.Inst {
+				out = out.add(m)
+			}
+		}
+	}
+	return out
+}
+
 // minus returns the locks of s whose keys are not in t.
 func (s Set) minus(t Set) Set {
 	var out Set

@@ -345,3 +345,42 @@ func Spin(n int) int {
 	}
 	return count
 }
+
+// A Breakers registry looks a name up under the read lock and, when it
+// is missing, trades it for the write lock to create it: each branch
+// defers the release of the mode it holds. No leak.
+type Breakers struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+// Get returns the breaker named name, creating it.
+func (b *Breakers) Get(name string) int {
+	b.mu.RLock()
+	_, ok := b.m[name]
+	if !ok {
+		b.mu.RUnlock()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if v, ok := b.m[name]; ok {
+			return v
+		}
+		b.m[name] = len(b.m)
+	} else {
+		defer b.mu.RUnlock()
+	}
+	return b.m[name]
+}
+
+// Peek forgets the release on the branch that finds the name.
+func (b *Breakers) Peek(name string) int {
+	b.mu.RLock() // want `lock leak: \(\*leaks.Breakers\).Peek returns with \(leaks.Breakers\).mu still held`
+	_, ok := b.m[name]
+	if !ok {
+		b.mu.RUnlock()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.m[name] = len(b.m)
+	}
+	return b.m[name]
+}
