@@ -22,6 +22,10 @@ import (
 // to a facts-only version (race.FactsAnalyzer) is replaced by it, which
 // skips the checks.
 //
+// Outside the standard library each analyzer is also replaced by a copy
+// that requires releaseAnalyzer, which frees the inspector and the
+// control-flow graphs once buildssa has used them (see withRelease).
+//
 // The Confirm analyzers do not analyze the standard library (lockset
 // models none of its locking, race and lockorder skip it), so they export
 // no fact about it; but their prerequisites would still build its SSA
@@ -51,6 +55,7 @@ func unitAnalyzers(args []string, all []*analysis.Analyzer, factsOnly map[*analy
 			if f := factsOnly[a]; f != nil && cfg.VetxOnly {
 				out[i] = f
 			}
+			out[i] = withRelease(out[i])
 		}
 		return out
 	}

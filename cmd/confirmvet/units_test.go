@@ -5,6 +5,8 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -37,17 +39,37 @@ func TestUnitAnalyzers(t *testing.T) {
 	user := cfg("user.cfg", false, filepath.Join(dir, "p.go"))
 	dep := cfg("dep.cfg", true, filepath.Join(dir, "p.go"))
 
-	for _, args := range [][]string{nil, {"./..."}, {"-flags"}, {user}, {"-race=false", user}, {filepath.Join(dir, "missing.cfg")}} {
+	for _, args := range [][]string{nil, {"./..."}, {"-flags"}, {filepath.Join(dir, "missing.cfg")}} {
 		if got := unitAnalyzers(args, all, factsOnly); len(got) != 2 || got[0] != all[0] || got[1] != all[1] {
 			t.Errorf("unitAnalyzers(%q) replaced the analyzers", args)
 		}
 	}
+	// released checks that got are want, each made to require
+	// releaseAnalyzer first and otherwise the same.
+	released := func(args []string, got []*analysis.Analyzer, want ...*analysis.Analyzer) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("unitAnalyzers(%q) = %d analyzers, want %d", args, len(got), len(want))
+		}
+		for i, a := range got {
+			w := want[i]
+			if a == w || a.Name != w.Name || reflect.ValueOf(a.Run).Pointer() != reflect.ValueOf(w.Run).Pointer() ||
+				!slices.Equal(a.FactTypes, w.FactTypes) || a.ResultType != w.ResultType ||
+				!slices.Equal(a.Requires, append([]*analysis.Analyzer{releaseAnalyzer}, w.Requires...)) {
+				t.Errorf("unitAnalyzers(%q)[%d] = %s requiring %v, want a copy of %s that requires releaseAnalyzer first", args, i, a.Name, a.Requires, w.Name)
+			}
+		}
+		if err := analysis.Validate(got); err != nil {
+			t.Errorf("unitAnalyzers(%q): %v", args, err)
+		}
+	}
+	for _, args := range [][]string{{user}, {"-race=false", user}} {
+		released(args, unitAnalyzers(args, all, factsOnly), lockorder.Analyzer, race.Analyzer)
+	}
 	// A package analyzed only for its facts: race exports them without
 	// its checks.
 	for _, args := range [][]string{{dep}, {"-race=false", dep}} {
-		if got := unitAnalyzers(args, all, factsOnly); len(got) != 2 || got[0] != lockorder.Analyzer || got[1] != race.FactsAnalyzer {
-			t.Errorf("unitAnalyzers(%q) = %v, want lockorder and race's facts analyzer", args, got)
-		}
+		released(args, unitAnalyzers(args, all, factsOnly), lockorder.Analyzer, race.FactsAnalyzer)
 	}
 	for _, args := range [][]string{{std}, {stdDep}, {"-json", "-race=false", std}} {
 		got := unitAnalyzers(args, all, factsOnly)

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -103,6 +104,7 @@ type Classifier struct {
 	stores   map[string][]*ssa.Store              // location class -> stores of lockers and conds there
 	chans    map[string]bool                      // classes of the channels used as mutexes (see chanLocks)
 	flags    map[string]constant.Value            // classes of the atomic flags used as try-locks, with their free value (see flagLocks)
+	lockers  sync.Map                             // lockerKey -> bool; see implementsLocker
 }
 
 // NewClassifier returns a Classifier for the source functions funcs of one

@@ -100,7 +100,7 @@ func (c *Classifier) LockerOp(common *ssa.CallCommon) (Op, bool) {
 	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == "sync" {
 		return Op{}, false
 	}
-	if !implementsLocker(fn.Signature.Recv().Type()) {
+	if !c.implementsLocker(fn.Signature.Recv().Type()) {
 		return Op{}, false
 	}
 	r, ok := c.ref(recv, 0)
@@ -108,6 +108,37 @@ func (c *Classifier) LockerOp(common *ssa.CallCommon) (Op, bool) {
 		return Op{}, false
 	}
 	return Op{Kind: kind, Mode: mode, Ref: r, Method: fn.Name()}, true
+}
+
+// implementsLocker reports whether t, or a pointer to it, has the methods
+// Lock() and Unlock(), remembering the answer for a named type and a
+// pointer to one that is not generic: every method of a type asks it of
+// the type's receiver, and a method set costs time and memory in
+// proportion to the number of methods (a type of a thousand methods made
+// this quadratic).
+func (c *Classifier) implementsLocker(t types.Type) bool {
+	ptr := false
+	n, ok := types.Unalias(t).(*types.Named)
+	if p, isPtr := types.Unalias(t).(*types.Pointer); isPtr {
+		n, ok = types.Unalias(p.Elem()).(*types.Named)
+		ptr = true
+	}
+	if !ok || n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0 {
+		return implementsLocker(t)
+	}
+	key := lockerKey{n, ptr}
+	if v, ok := c.lockers.Load(key); ok {
+		return v.(bool)
+	}
+	is := implementsLocker(t)
+	c.lockers.Store(key, is)
+	return is
+}
+
+// A lockerKey is a named type, or a pointer to it.
+type lockerKey struct {
+	named *types.Named
+	ptr   bool
 }
 
 // implementsLocker reports whether t, or a pointer to it, has the methods

@@ -73,7 +73,7 @@ func (c *Classifier) indexChanLocks(funcs []*ssa.Function) {
 		}
 	}
 	for _, fn := range funcs {
-		locker := isLockerMethodOf(fn)
+		locker := c.isLockerMethodOf(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {
@@ -182,7 +182,7 @@ func isConstOne(v ssa.Value) bool {
 // isLockerMethodOf reports whether fn is a method of a type (other than
 // package sync's) that is a sync.Locker: what it does to a channel or a
 // flag of its receiver is the Locker's own lock, which LockerOp models.
-func isLockerMethodOf(fn *ssa.Function) bool {
+func (c *Classifier) isLockerMethodOf(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
 	if recv == nil {
 		return false
@@ -191,7 +191,7 @@ func isLockerMethodOf(fn *ssa.Function) bool {
 	if n == nil || isSyncType(n) {
 		return false
 	}
-	return implementsLocker(recv.Type())
+	return c.implementsLocker(recv.Type())
 }
 
 // An atomicCall is a call of package sync/atomic on the value at Addr:
@@ -278,7 +278,7 @@ func (c *Classifier) indexFlagLocks(funcs []*ssa.Function) {
 	}
 	flags := map[string]*info{}
 	for _, fn := range funcs {
-		locker := isLockerMethodOf(fn)
+		locker := c.isLockerMethodOf(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)
