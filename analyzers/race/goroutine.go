@@ -349,7 +349,7 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 			continue
 		}
 		if a := conflicting(b, byLoc[b.loc()]); a != nil && !c.gatedAfter(a, b, sp.fi.fn, g.stmt) {
-			c.reportShared(b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
+			c.reportShared(sp.fi.fn, b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
 	}
 }
@@ -448,7 +448,7 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 	for _, a := range g.accesses {
 		if b := conflicting(a, byLoc[a.loc()]); b != nil {
 			whoA, goA := g.who(a)
-			c.reportShared(a, whoA, goA, b, funcName(sp.fi.fn), "")
+			c.reportShared(sp.fi.fn, a, whoA, goA, b, funcName(sp.fi.fn), "")
 		}
 	}
 }
@@ -484,7 +484,7 @@ func (c *checker) checkInstances(sp *spawner, g *goroutine) {
 		}
 		whoA, goA := g.who(a)
 		whoB, goB := g.who(b)
-		c.reportShared(a, whoA, goA, b, "another instance of "+strings.TrimPrefix(whoB, "goroutine "), goB)
+		c.reportShared(sp.fi.fn, a, whoA, goA, b, "another instance of "+strings.TrimPrefix(whoB, "goroutine "), goB)
 	}
 }
 
@@ -524,7 +524,7 @@ func (c *checker) checkPair(g, h *goroutine) {
 			if whoA == whoB {
 				whoB = "another instance of " + strings.TrimPrefix(whoB, "goroutine ")
 			}
-			c.reportShared(a, whoA, goA, b, whoB, goB)
+			c.reportShared(spawner, a, whoA, goA, b, whoB, goB)
 		}
 	}
 }
@@ -581,8 +581,12 @@ func (g *goroutine) who(a *access) (who, name string) {
 }
 
 // reportShared reports accesses a and b to the same memory from two
-// goroutines. The access whose expression is in this package comes first.
-func (c *checker) reportShared(a *access, whoA, goA string, b *access, whoB, goB string) {
+// goroutines, paired among what spawner starts. The access whose
+// expression is in this package comes first.
+func (c *checker) reportShared(spawner *ssa.Function, a *access, whoA, goA string, b *access, whoB, goB string) {
+	if c.testTypeAbsent(spawner, a) || c.testTypeAbsent(spawner, b) {
+		return
+	}
 	if a.atomic != b.atomic && (c.testRead(a) || c.testRead(b)) {
 		// A test's plain read of a counter its goroutines add to
 		// atomically: after what the test waits for, or in the
@@ -723,7 +727,7 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 			}
 			if a := conflicting(b, byPath[b.path]); a != nil {
 				whoA, goA := g.who(a)
-				c.reportShared(a, whoA, goA, b, c.name(m)+" (callable while the goroutine runs)", "")
+				c.reportShared(sp.fi.fn, a, whoA, goA, b, c.name(m)+" (callable while the goroutine runs)", "")
 			}
 		}
 	}

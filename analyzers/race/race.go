@@ -92,6 +92,7 @@ type checker struct {
 	reach          *goReach                          // see goReach
 	index          *callIndex                        // see callIndex
 	once           map[*ssa.Function]bool            // see startedOnce
+	tests          *testTypes                        // see testTypeFlow
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

@@ -45,3 +45,12 @@ func (s *countingStore) Put(string) {
 }
 
 var counting Store = &countingStore{}
+
+// A Client puts keys into the store it was made with.
+type Client struct{ store Store }
+
+// NewClient returns a client of st.
+func NewClient(st Store) *Client { return &Client{store: st} }
+
+// Put puts k into the client's store.
+func (c *Client) Put(k string) { c.store.Put(k) }

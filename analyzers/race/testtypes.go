@@ -1,0 +1,165 @@
+package race
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// testTypes records which test functions make values of the types test
+// files declare, and which test functions reach which functions: a
+// type-flow view of the test program, one test at a time.
+type testTypes struct {
+	// makers lists, per type declared in a test file, the functions
+	// that make a value of it or convert one to an interface.
+	makers map[*types.TypeName][]*ssa.Function
+	// calls lists, per function, the functions it calls, starts or
+	// makes closures of.
+	calls map[*ssa.Function][]*ssa.Function
+	// callers is calls reversed.
+	callers map[*ssa.Function][]*ssa.Function
+	// reach memoizes, per test root, the functions it reaches.
+	reach map[*ssa.Function]map[*ssa.Function]bool
+}
+
+// testTypeAbsent reports whether access a, made beside goroutines that
+// spawner starts, touches a value of a type declared in a test file that
+// no test reaching spawner makes: the package's code reaches the type's
+// methods through an interface (a store, a sampler, a reporter), but
+// the tests that drive spawner hand it other implementations, and tests
+// run one at a time.
+func (c *checker) testTypeAbsent(spawner *ssa.Function, a *access) bool {
+	tn := c.testTypeOf(a)
+	if tn == nil || spawner == nil {
+		return false
+	}
+	tt := c.testTypeFlow()
+	makers := tt.makers[tn]
+	for _, m := range makers {
+		if m.Synthetic == "package initializer" || strings.HasPrefix(m.Name(), "init") && m.Parent() == nil {
+			return false // a package variable's value: in every test
+		}
+	}
+	for _, r := range tt.roots(c, spawner) {
+		reach := tt.reached(r)
+		for _, m := range makers {
+			if reach[m] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// testTypeOf returns the type declared in a test file whose field a
+// touches; nil for other accesses.
+func (c *checker) testTypeOf(a *access) *types.TypeName {
+	if !a.obj.test || a.instr == nil {
+		return nil
+	}
+	var addr ssa.Value
+	switch x := a.instr.(type) {
+	case *ssa.Store:
+		addr = x.Addr
+	case *ssa.UnOp:
+		addr = x.X
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	n, ok := derefNamedType(fa.X.Type())
+	if !ok || !c.declaredInTest(n.Obj()) {
+		return nil
+	}
+	return n.Obj()
+}
+
+// testTypeFlow computes c.tests on first use.
+func (c *checker) testTypeFlow() *testTypes {
+	if c.tests != nil {
+		return c.tests
+	}
+	tt := &testTypes{makers: map[*types.TypeName][]*ssa.Function{}, calls: map[*ssa.Function][]*ssa.Function{},
+		callers: map[*ssa.Function][]*ssa.Function{}, reach: map[*ssa.Function]map[*ssa.Function]bool{}}
+	c.tests = tt
+	made := func(fn *ssa.Function, t types.Type) {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok && c.declaredInTest(n.Obj()) {
+			tt.makers[n.Obj()] = append(tt.makers[n.Obj()], fn)
+		}
+	}
+	var ops []*ssa.Value
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Alloc:
+					made(fn, x.Type())
+				case *ssa.MakeInterface:
+					made(fn, x.X.Type())
+				case ssa.CallInstruction:
+					for _, callee := range c.callees(x) {
+						tt.calls[fn] = append(tt.calls[fn], callee)
+					}
+				}
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
+					if lit := funcValue(*op); lit != nil {
+						tt.calls[fn] = append(tt.calls[fn], lit)
+					}
+				}
+			}
+		}
+	}
+	for fn, callees := range tt.calls {
+		for _, callee := range callees {
+			tt.callers[callee] = append(tt.callers[callee], fn)
+		}
+	}
+	return tt
+}
+
+// roots returns the functions of test files that no function calls (the
+// tests, benchmarks and examples) from which fn is reached.
+func (tt *testTypes) roots(c *checker, fn *ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	seen := map[*ssa.Function]bool{fn: true}
+	for work := []*ssa.Function{fn}; len(work) > 0; {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if len(tt.callers[f]) == 0 && c.inTestFile(f) {
+			out = append(out, f)
+		}
+		for _, caller := range tt.callers[f] {
+			if !seen[caller] {
+				seen[caller] = true
+				work = append(work, caller)
+			}
+		}
+	}
+	return out
+}
+
+// reached returns the functions root reaches.
+func (tt *testTypes) reached(root *ssa.Function) map[*ssa.Function]bool {
+	if r, ok := tt.reach[root]; ok {
+		return r
+	}
+	r := map[*ssa.Function]bool{root: true}
+	for work := []*ssa.Function{root}; len(work) > 0; {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, callee := range tt.calls[f] {
+			if !r[callee] {
+				r[callee] = true
+				work = append(work, callee)
+			}
+		}
+	}
+	tt.reach[root] = r
+	return r
+}
