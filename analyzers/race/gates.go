@@ -105,7 +105,7 @@ func (c *checker) receivesBefore(instr ssa.Instruction) []string {
 		if !ok || len(b.Succs) != 2 || !b.Succs[0].Dominates(at) {
 			continue
 		}
-		if sel, i, ok := selectCase(ifi.Cond); ok && i < len(sel.States) && sel.States[i].Dir == types.RecvOnly {
+		if sel, i, ok := selectCase(ifi.Cond); ok && sel.Blocking && i < len(sel.States) && sel.States[i].Dir == types.RecvOnly {
 			if k := c.chanKey(sel.States[i].Chan); k != "" {
 				keys = append(keys, k)
 			}
@@ -127,7 +127,7 @@ func selectCase(cond ssa.Value) (*ssa.Select, int, bool) {
 		return nil, 0, false
 	}
 	sel, ok := ext.Tuple.(*ssa.Select)
-	if !ok || !sel.Blocking {
+	if !ok {
 		return nil, 0, false
 	}
 	i, exact := constant.Int64Val(k.Value)

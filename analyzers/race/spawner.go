@@ -1,6 +1,8 @@
 package race
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -38,6 +40,9 @@ func newSpawner(c *checker, fi *funcInfo) *spawner {
 			if call, ok := instr.(ssa.CallInstruction); isWait(instr) || ok && c.callWaits(call) {
 				sp.waits = append(sp.waits, instr)
 			}
+		}
+		if entry := polledCase(b); entry != nil {
+			sp.waits = append(sp.waits, entry)
 		}
 	}
 	if c.spawners == nil {
@@ -271,4 +276,25 @@ func (c *checker) goSetup(fn *ssa.Function) map[ssa.Instruction]bool {
 		}
 	}
 	return c.setups[fn]
+}
+
+// polledCase returns, when b ends by testing whether a select with a
+// default took one of its receive cases (select { case err =
+// <-done: ...; default: } in a polling loop), the first instruction of
+// that case: reached only once the receive has completed, it waits as
+// a blocking receive would.
+func polledCase(b *ssa.BasicBlock) ssa.Instruction {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok || len(b.Succs) != 2 {
+		return nil
+	}
+	sel, i, ok := selectCase(ifi.Cond)
+	if !ok || sel.Blocking || i >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
+		return nil
+	}
+	entry := b.Succs[0]
+	if len(entry.Preds) != 1 || len(entry.Instrs) == 0 {
+		return nil
+	}
+	return entry.Instrs[0]
 }
