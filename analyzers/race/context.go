@@ -464,6 +464,13 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 		// handed and gave back, still unpublished at this call.
 		return inner.Parent() == caller && c.freshArg(caller, call, arg) && c.escapesOf(caller).before(v, call)
 	}
+	if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
+		if made := c.freshBase(v); made != nil {
+			// lock, err := s.decodeLock(pair); s.prune(lock): what a
+			// constructor returned with an error, not yet let out.
+			return made.Parent() == caller && c.escapesOf(caller).before(made, call)
+		}
+	}
 	root, _, ok := c.trace(v, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
 	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) {

@@ -183,6 +183,29 @@
 // the test, the calls before its access, and the goroutine itself must
 // not send on it.
 //
+// Nor, by the lock-discipline check, accesses on one object's event
+// loop: a goroutine started once per call of an entry point (Start's go
+// n.loop(), not started in a loop, by no call in a loop of the package's
+// code) whose functions, and only they, write a field under the lock for
+// readers on other goroutines and read it without the lock; the loop's
+// own accesses are in program order. Nor a constructor's accesses after
+// it starts the object's loop with go a.loop() and before it returns the
+// object: only that loop can reach the object, and the goroutine check
+// pairs the two. Nor what a function does in the receive case of a
+// polling select (select { case err = <-done: ...; default: }), which
+// waits as a blocking receive does. Nor the fields of a type a test file
+// declares, reached by goroutines some function starts, when no test
+// that reaches that function makes a value of the type: the package's
+// code calls the type's methods through an interface (a store, a
+// sampler, a reporter) that the tests driving the goroutines fill with
+// other implementations, and tests run one at a time. An object a
+// constructor returns with an error (l, err := decode(pair)) is as new
+// as one it returns alone, and a helper handed it before it is let out
+// touches it unshared. Where a path holding a sync.RWMutex exclusively
+// meets one holding it shared (RLock; on a miss RUnlock, Lock, defer
+// Unlock to create; else defer RUnlock), it is held shared (see package
+// lockset).
+//
 // Nor code that never runs: a function literal written only after a call
 // that does not return (a test that calls t.Skip first thing starts none
 // of its goroutines), which go/ssa does not build.
@@ -390,6 +413,20 @@
 // (a callback parameter's accesses are those of the closure each call
 // site passes); and goroutines started by other packages, except to run
 // a function passed to them (errgroup's Go).
+//
+// These orderings are not modelled either, and are the most common false
+// findings on real code (cmd/corpus/trials): a lifecycle a state check
+// enforces (Init and Start return an error while the server runs, so
+// their writes never meet the loop); an event loop's fields written
+// also by Start before it starts the loop and by Stop after it joins it;
+// a goroutine that touches an object only once a timer it arms from the
+// object's state fires, which a test never arms; a polling loop that
+// exits once flags set by receives are true (for !ready { select { case
+// ready = <-ch: default: } }); a state machine of compare-and-swap
+// transitions; values that decide whether a write runs at all (a field
+// set lazily only while nil, a header the test's message already has);
+// and instances told apart only by how they were made (a response fresh
+// from a call against the cache's copies).
 // Nor are: state machines whose transitions act as a lock's
 // acquisition and release (go-redis's ConnStateMachine, whose
 // AwaitAndTransition from Idle to Initializing excludes other callers

@@ -379,6 +379,10 @@ func (c *checker) freshBase(addr ssa.Value) *ssa.Call {
 				addr = ta.X
 				continue
 			}
+			if call, ok := a.Tuple.(*ssa.Call); ok && a.Index == 0 {
+				addr = call // l, err := s.decodeLock(pair)
+				continue
+			}
 			return nil
 		default:
 			return nil

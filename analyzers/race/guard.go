@@ -52,13 +52,15 @@ func (c *checker) checkGuards() {
 				// plain accesses, which the goroutine check pairs.
 				continue
 			}
-			if inTest && !a.obj.test || suite {
+			if inTest && (!a.obj.test || c.soloTest(fn)) || suite {
 				// A test's own code touching the package's memory, which
 				// the goroutine check covers when the test starts
 				// goroutines, and which otherwise runs alone. Memory of
 				// types the test declares is the test program's own,
-				// but a suite's methods are its tests and their helpers,
-				// run one at a time like the test functions.
+				// checked like the package's, but not in a test that
+				// starts no goroutines (it runs alone: tests run one at
+				// a time), nor in a suite's methods, its tests and their
+				// helpers, which its runner calls one at a time.
 				continue
 			}
 			if a.preEscape || a.goEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {

@@ -93,6 +93,7 @@ type checker struct {
 	index          *callIndex                        // see callIndex
 	once           map[*ssa.Function]bool            // see startedOnce
 	tests          *testTypes                        // see testTypeFlow
+	solo           map[*ssa.Function]bool            // see soloTest
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

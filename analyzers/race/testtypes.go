@@ -2,6 +2,7 @@ package race
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -162,4 +163,51 @@ func (tt *testTypes) reached(root *ssa.Function) map[*ssa.Function]bool {
 	}
 	tt.reach[root] = r
 	return r
+}
+
+// soloTest reports whether fn is a test function that runs alone: it
+// starts no goroutine, nor does anything it calls, and it does not call
+// t.Parallel. Tests run one at a time, so what it does races
+// with nothing (a test reading its mock's fields after the calls it
+// made on it).
+func (c *checker) soloTest(fn *ssa.Function) bool {
+	if fn.Parent() != nil || !strings.HasPrefix(fn.Name(), "Test") || !c.inTestFile(fn) || fn.Signature.Recv() != nil {
+		return false
+	}
+	if r, ok := c.solo[fn]; ok {
+		return r
+	}
+	solo := c.runsAlone(fn)
+	if c.solo == nil {
+		c.solo = map[*ssa.Function]bool{}
+	}
+	c.solo[fn] = solo
+	return solo
+}
+
+// runsAlone reports whether fn, and what it reaches by calls and the
+// function literals it makes, start no goroutine and call no
+// t.Parallel. (Only the call graph is asked: summaries are computed in
+// an order of their own.)
+func (c *checker) runsAlone(fn *ssa.Function) bool {
+	idx := c.callIndex()
+	seen := map[*ssa.Function]bool{fn: true}
+	for work := []*ssa.Function{fn}; len(work) > 0; {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if len(idx.startedIn[f]) > 0 {
+			return false
+		}
+		next := append(slices.Clone(idx.calls[f]), f.AnonFuncs...)
+		for _, callee := range next {
+			if callee.Name() == "Parallel" && callee.Signature.Recv() != nil {
+				return false
+			}
+			if !seen[callee] {
+				seen[callee] = true
+				work = append(work, callee)
+			}
+		}
+	}
+	return true
 }

@@ -111,7 +111,10 @@
 // # Must-held locksets
 //
 // For each function, a forward dataflow over the control-flow graph
-// computes the set of locks held on every path (intersection at joins).
+// computes the set of locks held on every path (intersection at joins,
+// where a sync.RWMutex held exclusively on one path and shared on the
+// other is held shared, and their deferred Unlock and RUnlock are one
+// RUnlock: the read lock traded for the write lock to create on a miss).
 // Deferred calls are kept on a stack in the state and applied, last
 // first, at RunDefers; a recover block starts with nothing held. A call to
 // a function that is not a lock operation applies the callee's Summary:

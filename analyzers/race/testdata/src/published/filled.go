@@ -81,3 +81,32 @@ func (r *PeerRing) First() bool {
 	r.mu.Unlock()
 	return usable(p)
 }
+
+// decodePeer makes a new peer from a row, or fails.
+func decodePeer(row map[string]string) (*Peer, error) {
+	if row == nil {
+		return nil, fmt.Errorf("no row")
+	}
+	return &Peer{dc: row["dc"], rack: row["rack"]}, nil
+}
+
+// trimPeer edits, without its lock, only peers decodePeer has just made:
+// no one else has them yet. Silent.
+func trimPeer(p *Peer) {
+	if p.rack == "" {
+		p.rack = p.dc
+	}
+}
+
+// AddRow decodes a row into a peer, trims it and adds it to the ring.
+func (r *PeerRing) AddRow(row map[string]string) error {
+	p, err := decodePeer(row)
+	if err != nil {
+		return err
+	}
+	trimPeer(p)
+	r.mu.Lock()
+	r.peers = append(r.peers, p)
+	r.mu.Unlock()
+	return nil
+}
