@@ -350,4 +350,10 @@
 // close of the channel at every return without a defer is not
 // recognized; a function value handed out of the package through a table
 // the initializer fills is not followed.
+//
+// FactsAnalyzer is Analyzer without its checks: it exports the same
+// Orders fact and reports nothing. cmd/confirmvet runs it on the packages
+// go vet hands it only for their facts (the dependencies of the packages
+// named). Its memory is one function's lock trace at a time, where the
+// checks keep every function's.
 package lockorder

@@ -25,6 +25,29 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  []analysis.Fact{(*Orders)(nil)},
 }
 
+// FactsAnalyzer is Analyzer reduced to its facts, for a driver that runs
+// the analyzers on a package only for the facts its importers read (go
+// vet's facts-only runs over dependencies, in which cmd/confirmvet runs
+// it in Analyzer's place): it has Analyzer's name, requirements and fact
+// types, exports the same Orders fact and reports nothing.
+//
+// The checks need the trace of every function at once (which classes are
+// write-locked and which are released by others, before any function is
+// checked; the peers of a channel operation in other functions), so
+// Analyzer keeps them all for the whole run: on a package of a thousand
+// methods that is the largest part of its memory. The fact needs only
+// each function's own trace, for its edges, and the classes it
+// write-locks; FactsAnalyzer computes one trace at a time and drops it.
+var FactsAnalyzer = &analysis.Analyzer{
+	Name:       Analyzer.Name,
+	Doc:        Analyzer.Doc,
+	URL:        Analyzer.URL,
+	Requires:   Analyzer.Requires,
+	Run:        runFacts,
+	ResultType: Analyzer.ResultType,
+	FactTypes:  Analyzer.FactTypes,
+}
+
 // checker holds the state of one run.
 type checker struct {
 	pass    *analysis.Pass
@@ -73,36 +96,16 @@ func (c *checker) reportNestings() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	ls, ok := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
-	if !ok {
-		return nil, fmt.Errorf("lockorder: no lockset result for %s", pass.Pkg.Path())
+	c, err := newChecker(pass)
+	if err != nil {
+		return nil, err
 	}
-	c := &checker{
-		pass:    pass,
-		ls:      ls,
-		res:     &warning.Result{},
-		graph:   newGraph(pass.Pkg.Path()),
-		writers: map[string]bool{},
-		traces:  map[*ssa.Function]*lockset.Trace{},
-		started: goTargets(ls.Funcs),
-
-		summaries: map[*ssa.Function]*lockset.Summary{},
-	}
-	funcs := ls.Funcs // none in the standard library
+	funcs := c.ls.Funcs // none in the standard library
 	for _, fn := range funcs {
-		c.traces[fn] = mutexTrace(ls.Trace(fn))
+		c.traces[fn] = mutexTrace(c.ls.Trace(fn))
 		c.collectWriters(c.traces[fn])
 	}
-	for _, f := range pass.AllPackageFacts() {
-		if o, ok := f.Fact.(*Orders); ok && f.Package != pass.Pkg {
-			for i := range o.Edges {
-				c.graph.add(&o.Edges[i])
-			}
-			for _, w := range o.Writers {
-				c.writers[w] = true
-			}
-		}
-	}
+	c.importOrders(true)
 	c.exits = c.exitChans(funcs)
 	c.away = c.releasedElsewhere(funcs)
 	c.freed = c.releasedByOthers(funcs)
@@ -119,6 +122,67 @@ func run(pass *analysis.Pass) (any, error) {
 	return c.res, nil
 }
 
+// runFacts is the run of FactsAnalyzer: the edges and write-locked
+// classes of run, and so its fact, without its checks, one function's
+// trace alive at a time. The edges come out in run's order (function by
+// function, each in the order of its acquisitions), so the fact is the
+// same.
+func runFacts(pass *analysis.Pass) (any, error) {
+	c, err := newChecker(pass)
+	if err != nil {
+		return nil, err
+	}
+	c.traces = nil
+	funcs := c.ls.Funcs
+	c.importOrders(false)
+	c.exits = c.exitChans(funcs)
+	for _, fn := range funcs {
+		t := mutexTrace(c.ls.Trace(fn))
+		c.collectWriters(t)
+		c.addEdges(fn, t)
+	}
+	c.exportOrders()
+	return c.res, nil
+}
+
+// newChecker returns the checker of one run over the package of pass.
+func newChecker(pass *analysis.Pass) (*checker, error) {
+	ls, ok := pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+	if !ok {
+		return nil, fmt.Errorf("lockorder: no lockset result for %s", pass.Pkg.Path())
+	}
+	return &checker{
+		pass:    pass,
+		ls:      ls,
+		res:     &warning.Result{},
+		graph:   newGraph(pass.Pkg.Path()),
+		writers: map[string]bool{},
+		traces:  map[*ssa.Function]*lockset.Trace{},
+		started: goTargets(ls.Funcs),
+
+		summaries: map[*ssa.Function]*lockset.Summary{},
+	}, nil
+}
+
+// importOrders adds the classes the imported packages write-lock to the
+// package's own (the fact exports them all again), and, with edges set,
+// their lock-order edges to the graph.
+func (c *checker) importOrders(edges bool) {
+	for _, f := range c.pass.AllPackageFacts() {
+		if o, ok := f.Fact.(*Orders); ok && f.Package != c.pass.Pkg {
+			for i := range o.Edges {
+				if !edges {
+					break
+				}
+				c.graph.add(&o.Edges[i])
+			}
+			for _, w := range o.Writers {
+				c.writers[w] = true
+			}
+		}
+	}
+}
+
 func (c *checker) collectWriters(t *lockset.Trace) {
 	for _, a := range t.Acquisitions {
 		if a.Lock.Mode == lockset.Write {
@@ -131,6 +195,7 @@ func (c *checker) collectWriters(t *lockset.Trace) {
 // same-class acquisitions and leaks of fn, and records its lock-order
 // edges.
 func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
+	c.addEdges(fn, t)
 	for _, a := range t.Acquisitions {
 		if a.Try {
 			continue
@@ -141,7 +206,7 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 			}
 			switch {
 			case h.Class != a.Lock.Class:
-				c.addEdge(fn, t, h, a)
+				// an edge (see addEdges)
 			case sameInstance(h, a.Lock):
 				if a.Wait {
 					continue
@@ -198,6 +263,22 @@ func sameInstance(h, l lockset.Lock) bool {
 		return true
 	}
 	return h.Value != nil && h.Value == l.Value
+}
+
+// addEdges records the lock-order edges of fn: every acquisition, other
+// than a TryLock, of a lock while one of another class is held that fn
+// did not inherit from its callers.
+func (c *checker) addEdges(fn *ssa.Function, t *lockset.Trace) {
+	for _, a := range t.Acquisitions {
+		if a.Try {
+			continue
+		}
+		for _, h := range a.Held {
+			if !h.Inherited && h.Class != a.Lock.Class {
+				c.addEdge(fn, t, h, a)
+			}
+		}
+	}
 }
 
 func (c *checker) addEdge(fn *ssa.Function, t *lockset.Trace, h lockset.Lock, a lockset.Acquisition) {

@@ -56,6 +56,7 @@ var FactsAnalyzer = &analysis.Analyzer{
 // checker holds the state of one run of the analyzer over one package.
 type checker struct {
 	pass           *analysis.Pass
+	checks         bool // the checks run (Analyzer), not only the export of facts (FactsAnalyzer)
 	res            *warning.Result
 	pkg            *ssa.Package
 	funcs          []*ssa.Function
@@ -75,7 +76,7 @@ type checker struct {
 	setups         map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
 	converted      map[*types.TypeName]bool                   // see implementations
 	spawners       map[*ssa.Function]*spawner                 // see newSpawner
-	backgrounds    map[ssa.CallInstruction]background         // see callBackground
+	backgrounds    map[ssa.CallInstruction]background         // see callBackground; nil without the checks
 	byObj          map[types.Object]*ssa.Function
 	replacing      map[*ssa.Function][]*ssa.Store    // see detached
 	retPaths       map[*ssa.Function]paramPath       // see returnedPath
@@ -119,6 +120,7 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 	}
 	c := &checker{
 		pass:           pass,
+		checks:         check,
 		res:            &warning.Result{},
 		pkg:            ssaRes.Pkg,
 		funcs:          ssaRes.SrcFuncs,
@@ -150,6 +152,10 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 	c.computeContexts()
 
 	if check {
+		// The checks ask for the background of a call site again
+		// after the summary of its function has; without them each is
+		// asked for once (see callBackground).
+		c.backgrounds = map[ssa.CallInstruction]background{}
 		c.checkGuards()
 		c.checkGoroutines()
 	}

@@ -119,12 +119,21 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 // of the goroutines fn starts, itself or through its callees, that fn
 // does not wait for on some path to a return, and the calls those
 // goroutines make of fn's function-typed parameters.
+//
+// Without the checks (FactsAnalyzer) it returns no accesses: only the
+// checks and the backgrounds of callers read them, never a fact, and
+// kept in every summary for the whole run they are a large part of the
+// analyzer's memory on a large package. The calls, and the summaries
+// computed on the way, are the same.
 func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 	fn := fi.fn
 	var out []*access
 	var calls []paramCall
 	seen := map[summaryKey]bool{}
 	add := func(a *access) {
+		if !c.checks {
+			return
+		}
 		if p := spilledParam(a.root); p != nil && p.Parent() == fn {
 			// The goroutine's literal captured the parameter: it
 			// reaches the caller's value.
@@ -314,6 +323,13 @@ type background struct {
 // in fn (see summary.background), bound to fn's values. A function the
 // call passes for a parameter that the callees' goroutines call runs in
 // the background too: its accesses are the result's passed.
+//
+// With the checks (c.backgrounds not nil) the background is computed once
+// per call site and kept: the checks ask for it again, and must see what
+// the summary of fn saw (a callee's summary may have been partial then).
+// Without them only the summary of fn asks, once, and keeping every call
+// site's accesses for the whole run, not only those the summary keeps,
+// would take most of the analyzer's memory on a large package.
 func (c *checker) callBackground(fn *ssa.Function, cs callSite) background {
 	if bg, ok := c.backgrounds[cs.instr]; ok {
 		return bg
@@ -343,10 +359,9 @@ func (c *checker) callBackground(fn *ssa.Function, cs callSite) background {
 			}
 		}
 	}
-	if c.backgrounds == nil {
-		c.backgrounds = map[ssa.CallInstruction]background{}
+	if c.backgrounds != nil {
+		c.backgrounds[cs.instr] = bg
 	}
-	c.backgrounds[cs.instr] = bg
 	return bg
 }
 

@@ -15,7 +15,8 @@
 //
 // go vet also runs confirmvet on every dependency, the standard library
 // included, for the facts the analyzers export. There race runs as
-// race.FactsAnalyzer, which exports its facts without making its checks.
+// race.FactsAnalyzer and lockorder as lockorder.FactsAnalyzer, which
+// export their facts without making their checks.
 // The analyzers do not analyze the standard library and export nothing
 // about it, so for its packages confirmvet computes only the facts
 // buildssa needs from them (ctrlflow's: which functions never return) and
@@ -60,6 +61,6 @@ func main() {
 	// multichecker.Main hands a single *.cfg argument (the go vet
 	// protocol) to unitchecker and loads packages itself otherwise.
 	all := []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
-	factsOnly := map[*analysis.Analyzer]*analysis.Analyzer{race.Analyzer: race.FactsAnalyzer}
+	factsOnly := map[*analysis.Analyzer]*analysis.Analyzer{lockorder.Analyzer: lockorder.FactsAnalyzer, race.Analyzer: race.FactsAnalyzer}
 	multichecker.Main(unitAnalyzers(os.Args[1:], all, factsOnly)...)
 }

@@ -19,12 +19,14 @@ import (
 // go vet runs its tool on every package the named ones depend on, the
 // standard library included, for the facts the tool exports (VetxOnly:
 // the findings are not printed). There an analyzer that factsOnly maps
-// to a facts-only version (race.FactsAnalyzer) is replaced by it, which
-// skips the checks.
+// to a facts-only version (race.FactsAnalyzer, lockorder.FactsAnalyzer)
+// is replaced by it, which skips the checks, and which collects garbage
+// as it returns (see withCollect).
 //
 // Outside the standard library each analyzer is also replaced by a copy
-// that requires releaseAnalyzer, which frees the inspector and the
-// control-flow graphs once buildssa has used them (see withRelease).
+// that requires releaseAnalyzer, which frees the inspector, the
+// control-flow graphs and most of the type checker's info once buildssa
+// has used them (see withRelease).
 //
 // The Confirm analyzers do not analyze the standard library (lockset
 // models none of its locking, race and lockorder skip it), so they export
@@ -53,7 +55,7 @@ func unitAnalyzers(args []string, all []*analysis.Analyzer, factsOnly map[*analy
 		for i, a := range all {
 			out[i] = a
 			if f := factsOnly[a]; f != nil && cfg.VetxOnly {
-				out[i] = f
+				out[i] = withCollect(f)
 			}
 			out[i] = withRelease(out[i])
 		}

@@ -22,7 +22,7 @@ func TestUnitAnalyzers(t *testing.T) {
 	}
 	all := []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
 	dir := t.TempDir()
-	factsOnly := map[*analysis.Analyzer]*analysis.Analyzer{race.Analyzer: race.FactsAnalyzer}
+	factsOnly := map[*analysis.Analyzer]*analysis.Analyzer{lockorder.Analyzer: lockorder.FactsAnalyzer, race.Analyzer: race.FactsAnalyzer}
 	cfg := func(name string, vetxOnly bool, files ...string) string {
 		data, err := json.Marshal(map[string]any{"ImportPath": "p", "GoFiles": files, "VetxOnly": vetxOnly})
 		if err != nil {
@@ -45,15 +45,17 @@ func TestUnitAnalyzers(t *testing.T) {
 		}
 	}
 	// released checks that got are want, each made to require
-	// releaseAnalyzer first and otherwise the same.
-	released := func(args []string, got []*analysis.Analyzer, want ...*analysis.Analyzer) {
+	// releaseAnalyzer first and otherwise the same; with collect, each
+	// runs want's Run through a wrapper (see withCollect).
+	released := func(args []string, got []*analysis.Analyzer, collect bool, want ...*analysis.Analyzer) {
 		t.Helper()
 		if len(got) != len(want) {
 			t.Fatalf("unitAnalyzers(%q) = %d analyzers, want %d", args, len(got), len(want))
 		}
 		for i, a := range got {
 			w := want[i]
-			if a == w || a.Name != w.Name || reflect.ValueOf(a.Run).Pointer() != reflect.ValueOf(w.Run).Pointer() ||
+			sameRun := reflect.ValueOf(a.Run).Pointer() == reflect.ValueOf(w.Run).Pointer()
+			if a == w || a.Name != w.Name || sameRun == collect ||
 				!slices.Equal(a.FactTypes, w.FactTypes) || a.ResultType != w.ResultType ||
 				!slices.Equal(a.Requires, append([]*analysis.Analyzer{releaseAnalyzer}, w.Requires...)) {
 				t.Errorf("unitAnalyzers(%q)[%d] = %s requiring %v, want a copy of %s that requires releaseAnalyzer first", args, i, a.Name, a.Requires, w.Name)
@@ -64,12 +66,12 @@ func TestUnitAnalyzers(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{user}, {"-race=false", user}} {
-		released(args, unitAnalyzers(args, all, factsOnly), lockorder.Analyzer, race.Analyzer)
+		released(args, unitAnalyzers(args, all, factsOnly), false, lockorder.Analyzer, race.Analyzer)
 	}
-	// A package analyzed only for its facts: race exports them without
-	// its checks.
+	// A package analyzed only for its facts: lockorder and race export
+	// them without their checks, and collect garbage as they return.
 	for _, args := range [][]string{{dep}, {"-race=false", dep}} {
-		released(args, unitAnalyzers(args, all, factsOnly), lockorder.Analyzer, race.FactsAnalyzer)
+		released(args, unitAnalyzers(args, all, factsOnly), true, lockorder.FactsAnalyzer, race.FactsAnalyzer)
 	}
 	for _, args := range [][]string{{std}, {stdDep}, {"-json", "-race=false", std}} {
 		got := unitAnalyzers(args, all, factsOnly)
