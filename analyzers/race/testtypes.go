@@ -103,9 +103,7 @@ func (c *checker) testTypeFlow() *testTypes {
 				case *ssa.MakeInterface:
 					made(fn, x.X.Type())
 				case ssa.CallInstruction:
-					for _, callee := range c.callees(x) {
-						tt.calls[fn] = append(tt.calls[fn], callee)
-					}
+					tt.calls[fn] = append(tt.calls[fn], c.callees(x)...)
 				}
 				ops = instr.Operands(ops[:0])
 				for _, op := range ops {

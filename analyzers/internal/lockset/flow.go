@@ -628,7 +628,7 @@ func sharedRelease(a, b *ssa.Defer) (*ssa.Defer, bool) {
 		return ""
 	}
 	na, nb := name(a), name(b)
-	if !(na == "Unlock" && nb == "RUnlock" || na == "RUnlock" && nb == "Unlock") || !sameMutex(a.Call.Args[0], b.Call.Args[0]) {
+	if pair := na + " " + nb; pair != "Unlock RUnlock" && pair != "RUnlock Unlock" || !sameMutex(a.Call.Args[0], b.Call.Args[0]) {
 		return nil, false
 	}
 	if na == "RUnlock" {
