@@ -150,7 +150,7 @@ func (c *checker) bindFact(e *factAccess, fn *ssa.Function, cs callSite, held he
 		instr:  cs.instr,
 	}
 	if len(e.Chain) > 0 {
-		a.ext = e.Chain[len(e.Chain)-1]
+		a.notes = &accessNotes{ext: e.Chain[len(e.Chain)-1]}
 	}
 	if e.Param < 0 {
 		a.global, a.path = e.Global, e.Path

@@ -15,7 +15,7 @@ import (
 // acquires it (the double-checked initialization of a lazily started
 // clock or pool). A closed channel: see closeorder.go.
 func publishOrdered(a, b *access) bool {
-	return shareKey(a.publishes, b.acquires) || shareKey(b.publishes, a.acquires)
+	return shareKey(a.publishes(), b.acquires()) || shareKey(b.publishes(), a.acquires())
 }
 
 func shareKey(a, b []string) bool {

@@ -163,7 +163,7 @@ func (c *checker) subfields(obj object, t types.Type) []subfield {
 			continue
 		}
 		sub := c.fieldObject(t, f)
-		sub.test, sub.whole, sub.wholeName = obj.test, obj.key, obj.name
+		sub.test, sub.whole = obj.test, &wholeField{key: obj.key, name: obj.name}
 		out = append(out, subfield{obj: sub, name: f.Name()})
 	}
 	return out
@@ -218,13 +218,17 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	}
 	a.conds = c.paramConds(instr)
 	a.waited = c.waitedBefore(instr)
+	var publishes, acquires []string
 	if a.write {
-		a.publishes = appendKey(c.closesAfterSet(instr, addr), flagStoredAfter(instr))
+		publishes = appendKey(c.closesAfterSet(instr, addr), flagStoredAfter(instr))
 	} else {
 		if fa, ok := addr.(*ssa.FieldAddr); ok {
-			a.acquires = receivedFrom(instr, fa.X)
+			acquires = receivedFrom(instr, fa.X)
 		}
-		a.acquires = appendKey(a.acquires, flagLoadedTrue(instr))
+		acquires = appendKey(acquires, flagLoadedTrue(instr))
+	}
+	if len(publishes) > 0 || len(acquires) > 0 {
+		a.notes = &accessNotes{publishes: publishes, acquires: acquires}
 	}
 	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
 		a.preEscape = c.newBehind(alloc) && esc.before(alloc, instr)

@@ -602,7 +602,7 @@ func (c *checker) reportShared(spawner *ssa.Function, a *access, whoA, goA strin
 		// own variables stay checked.
 		return
 	}
-	if a.ext != "" && b.ext == "" {
+	if a.ext() != "" && b.ext() == "" {
 		a, b, whoA, whoB, goA, goB = b, a, whoB, whoA, goB, goA
 	}
 	msg := fmt.Sprintf("possible data race: %s is %s by %s and %s by %s, with no common lock and no synchronization in between",
@@ -637,16 +637,16 @@ func (c *checker) inBenchmark(a *access, who, goroutine string) bool {
 // through names the function of another package that performs a, unless
 // it is the goroutine's own entry.
 func through(a *access, goroutine string) string {
-	if a.ext != "" && a.ext != goroutine {
-		return " through " + a.ext
+	if ext := a.ext(); ext != "" && ext != goroutine {
+		return " through " + ext
 	}
 	return ""
 }
 
 func sharedRole(a *access, goroutine string) string {
 	role := a.verb() + " " + a.obj.name
-	if a.ext != "" && a.ext != goroutine {
-		role += " in " + a.ext
+	if ext := a.ext(); ext != "" && ext != goroutine {
+		role += " in " + ext
 	}
 	if goroutine != "" {
 		role += " in goroutine " + goroutine

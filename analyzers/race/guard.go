@@ -137,7 +137,7 @@ func inferGuard(accs []*access) (guard string, guarded, funcs int) {
 	// A copy of the whole struct under a lock (peer := s.peer) guards
 	// the field holding it: no evidence for one of the struct's fields,
 	// which other copies share.
-	perFunc := heldPerFunc(accs, func(a *access) bool { return a.obj.whole == "" })
+	perFunc := heldPerFunc(accs, func(a *access) bool { return a.obj.whole == nil })
 	count := map[string]int{}
 	for _, h := range perFunc {
 		for _, l := range h {

@@ -105,7 +105,33 @@ func (h heldSet) union(o heldSet) heldSet {
 	if len(h) == 0 {
 		return o
 	}
+	if h.includes(o) {
+		return h // shared: bound accesses mostly add a lock already held
+	}
+	if o.includes(h) {
+		return o
+	}
 	return makeHeldSet(append(append([]heldLock(nil), h...), o...))
+}
+
+// includes reports whether the union of h and o is h: every lock of o is
+// in h, held in h in the same mode or in write mode, and no less
+// Assumed or Flag (see makeHeldSet).
+func (h heldSet) includes(o heldSet) bool {
+	i := 0
+	for _, l := range o {
+		for i < len(h) && h[i].Class < l.Class {
+			i++
+		}
+		if i == len(h) || h[i].Class != l.Class {
+			return false
+		}
+		m := h[i]
+		if m.Read && !l.Read || m.Assumed && !l.Assumed || m.Flag && !l.Flag {
+			return false
+		}
+	}
+	return true
 }
 
 // classes returns the lock classes of h, read locks marked " (read)".

@@ -48,8 +48,8 @@ func funcLine(fn *ssa.Function, pos token.Pos) int {
 // already reported at the same primary position for the same object.
 func (c *checker) report(msg string, obj object, sites ...warning.Site) {
 	k := reportKey{pos: sites[0].Pos, obj: obj.key}
-	if obj.whole != "" {
-		k.obj = obj.whole
+	if obj.whole != nil {
+		k.obj = obj.whole.key
 	}
 	if c.reported[k] || !sites[0].Pos.IsValid() || c.underContract(sites) {
 		return
@@ -67,8 +67,8 @@ func (c *checker) report(msg string, obj object, sites ...warning.Site) {
 // objectNames returns the names of the memory a finding on obj is
 // about: obj, and the whole struct-typed field it was reached through.
 func objectNames(obj object) []string {
-	if obj.wholeName != "" {
-		return []string{obj.name, obj.wholeName}
+	if obj.whole != nil {
+		return []string{obj.name, obj.whole.name}
 	}
 	return []string{obj.name}
 }
