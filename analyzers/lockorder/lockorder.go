@@ -170,11 +170,10 @@ func newChecker(pass *analysis.Pass) (*checker, error) {
 func (c *checker) importOrders(edges bool) {
 	for _, f := range c.pass.AllPackageFacts() {
 		if o, ok := f.Fact.(*Orders); ok && f.Package != c.pass.Pkg {
-			for i := range o.Edges {
-				if !edges {
-					break
+			if edges {
+				for i := range o.Edges {
+					c.graph.add(&o.Edges[i])
 				}
-				c.graph.add(&o.Edges[i])
 			}
 			for _, w := range o.Writers {
 				c.writers[w] = true

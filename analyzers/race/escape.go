@@ -42,8 +42,9 @@ func (e *escapes) before(alloc ssa.Value, instr ssa.Instruction) bool {
 	return e.escapesAfter(alloc, instr, false)
 }
 
-// escapesAfter is before, not counting go statements when onlyGo is set.
-func (e *escapes) escapesAfter(alloc ssa.Value, instr ssa.Instruction, onlyGo bool) bool {
+// escapesAfter is before, not counting the go statements that start a
+// declared function (go a.loop()) when skipGo is set.
+func (e *escapes) escapesAfter(alloc ssa.Value, instr ssa.Instruction, skipGo bool) bool {
 	if e.points == nil {
 		e.points = map[ssa.Value][]ssa.Instruction{}
 		e.reach = map[*ssa.BasicBlock][]bool{}
@@ -54,8 +55,10 @@ func (e *escapes) escapesAfter(alloc ssa.Value, instr ssa.Instruction, onlyGo bo
 		e.points[alloc] = pts
 	}
 	for _, p := range pts {
-		if g, isGo := p.(*ssa.Go); isGo && onlyGo && g.Call.StaticCallee() != nil && g.Call.StaticCallee().Parent() == nil {
-			continue
+		if g, isGo := p.(*ssa.Go); isGo && skipGo {
+			if callee := g.Call.StaticCallee(); callee != nil && callee.Parent() == nil {
+				continue
+			}
 		}
 		if e.mayPrecede(p, instr) && !e.reallocated(alloc, p, instr) && !e.unpublished(p, instr) {
 			return false

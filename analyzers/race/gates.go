@@ -27,11 +27,31 @@ func (c *checker) gatedAfter(a, b *access, f *ssa.Function, start ssa.CallInstru
 	if f.Parent() != nil || !strings.HasPrefix(f.Name(), "Test") || !c.inTestFile(f) {
 		return false
 	}
-	ai, bi := gatePoints(a, b, f)
-	if ai == nil || bi == nil {
+	if a.instr == nil || a.instr.Block() == nil {
 		return false
 	}
-	from := startOf(b, f, start)
+	// The access itself, or the goroutine's call that reaches it (pk :=
+	// <-cl.outbound, then cl.WritePacket(pk) reading cl.ID).
+	ai := a.instr
+	if funcName(ai.Parent()) != a.goroutine {
+		if a.via == nil || a.via.Block() == nil || funcName(a.via.Parent()) != a.goroutine {
+			return false
+		}
+		ai = a.via
+	}
+	var bi ssa.Instruction
+	switch {
+	case b.instr != nil && b.instr.Parent() == f:
+		bi = b.instr
+	case b.via != nil && b.via.Parent() == f:
+		bi = b.via
+	default:
+		return false
+	}
+	var from ssa.Instruction
+	if start != nil && start.Parent() == f && resultOf(b.root, start) {
+		from = start
+	}
 	for _, k := range c.receivesBefore(ai) {
 		if c.chanEscapes(k) || c.senders(k)[ai.Parent()] {
 			continue
@@ -41,44 +61,6 @@ func (c *checker) gatedAfter(a, b *access, f *ssa.Function, start ssa.CallInstru
 		}
 	}
 	return false
-}
-
-// gatePoints returns the instruction of the goroutine's function that
-// makes or reaches access a (pk := <-cl.outbound, then cl.WritePacket(pk)
-// reading cl.ID), and the instruction of f that makes or reaches b; nil
-// when there is none.
-func gatePoints(a, b *access, f *ssa.Function) (ai, bi ssa.Instruction) {
-	if a.instr != nil && a.instr.Block() != nil {
-		ai = a.instr
-		if funcName(ai.Parent()) != a.goroutine {
-			ai = nil
-			if a.via != nil && a.via.Block() != nil && funcName(a.via.Parent()) == a.goroutine {
-				ai = a.via
-			}
-		}
-	}
-	return ai, testPoint(b, f)
-}
-
-// testPoint returns the instruction of f that makes or reaches b; nil
-// when there is none.
-func testPoint(b *access, f *ssa.Function) ssa.Instruction {
-	switch {
-	case b.instr != nil && b.instr.Parent() == f:
-		return b.instr
-	case b.via != nil && b.via.Parent() == f:
-		return b.via
-	}
-	return nil
-}
-
-// startOf returns start, the call that left the goroutine running, when
-// b's object is what it returned; nil otherwise.
-func startOf(b *access, f *ssa.Function, start ssa.CallInstruction) ssa.Instruction {
-	if start != nil && start.Parent() == f && resultOf(b.root, start) {
-		return start
-	}
-	return nil
 }
 
 // receivesBefore lists the channel fields that instr's function receives

@@ -61,8 +61,9 @@ func (c *checker) goReach() *goReach {
 			called[f] = true
 		}
 	}
+	callsOf := func(f *ssa.Function) []*ssa.Function { return calls[f] }
 	for _, s := range idx.started {
-		r.walk(calls, s, func(fn *ssa.Function) bool {
+		walkCalls(callsOf, s, func(fn *ssa.Function) bool {
 			if r.from[fn] == nil {
 				r.from[fn] = map[*ssa.Function]bool{}
 			}
@@ -77,30 +78,18 @@ func (c *checker) goReach() *goReach {
 		if called[fn] || len(idx.starts[fn]) > 0 {
 			continue
 		}
-		r.walk(calls, fn, func(f *ssa.Function) bool {
-			if r.sync[f] {
-				return false
-			}
-			r.sync[f] = true
-			return true
-		})
-		if c.inTestFile(fn) {
-			continue
+		walkCalls(callsOf, fn, firstVisit(r.sync))
+		if !c.inTestFile(fn) {
+			walkCalls(callsOf, fn, firstVisit(r.syncCode))
 		}
-		r.walk(calls, fn, func(f *ssa.Function) bool {
-			if r.syncCode[f] {
-				return false
-			}
-			r.syncCode[f] = true
-			return true
-		})
 	}
 	return r
 }
 
-// walk visits fn and what it calls, depth first, while visit returns
-// true.
-func (r *goReach) walk(calls map[*ssa.Function][]*ssa.Function, fn *ssa.Function, visit func(*ssa.Function) bool) {
+// walkCalls visits fn and the functions next gives for each function
+// visited, depth first, going on from a function only where visit
+// returns true.
+func walkCalls(next func(*ssa.Function) []*ssa.Function, fn *ssa.Function, visit func(*ssa.Function) bool) {
 	stack := []*ssa.Function{fn}
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
@@ -108,7 +97,19 @@ func (r *goReach) walk(calls map[*ssa.Function][]*ssa.Function, fn *ssa.Function
 		if !visit(f) {
 			continue
 		}
-		stack = append(stack, calls[f]...)
+		stack = append(stack, next(f)...)
+	}
+}
+
+// firstVisit returns a visit for walkCalls that adds each function to
+// seen and goes on from it the first time only.
+func firstVisit(seen map[*ssa.Function]bool) func(*ssa.Function) bool {
+	return func(f *ssa.Function) bool {
+		if seen[f] {
+			return false
+		}
+		seen[f] = true
+		return true
 	}
 }
 
@@ -139,8 +140,10 @@ type callIndex struct {
 	// calls lists, per function, the callees of its calls other than
 	// go statements.
 	calls map[*ssa.Function][]*ssa.Function
-	// called marks the functions such a call reaches.
-	called map[*ssa.Function]bool
+	// called marks the functions such a call reaches, and callers lists,
+	// per function, the functions whose calls reach it.
+	called  map[*ssa.Function]bool
+	callers map[*ssa.Function][]*ssa.Function
 	// starts lists, per started function, the go statements starting
 	// it; started lists those functions in source order.
 	starts  map[*ssa.Function][]*ssa.Go
@@ -155,7 +158,7 @@ func (c *checker) callIndex() *callIndex {
 	if c.index != nil {
 		return c.index
 	}
-	x := &callIndex{calls: map[*ssa.Function][]*ssa.Function{}, called: map[*ssa.Function]bool{},
+	x := &callIndex{calls: map[*ssa.Function][]*ssa.Function{}, called: map[*ssa.Function]bool{}, callers: map[*ssa.Function][]*ssa.Function{},
 		starts: map[*ssa.Function][]*ssa.Go{}, startedIn: map[*ssa.Function]map[*ssa.Function]bool{}}
 	c.index = x
 	for _, fn := range c.funcs {
@@ -170,6 +173,9 @@ func (c *checker) callIndex() *callIndex {
 					if !isGo {
 						x.calls[fn] = append(x.calls[fn], callee)
 						x.called[callee] = true
+						if !slices.Contains(x.callers[callee], fn) {
+							x.callers[callee] = append(x.callers[callee], fn)
+						}
 						continue
 					}
 					if len(x.starts[callee]) == 0 {
@@ -239,8 +245,8 @@ func (c *checker) spawnedOnce(s *ssa.Function) bool {
 	for work := []*ssa.Function{spawner}; len(work) > 0; {
 		callee := work[len(work)-1]
 		work = work[:len(work)-1]
-		for caller, callees := range idx.calls {
-			if c.inTestFile(caller) || !slices.Contains(callees, callee) {
+		for _, caller := range idx.callers[callee] {
+			if c.inTestFile(caller) {
 				continue
 			}
 			if c.callsInLoop(caller, callee) {

@@ -804,6 +804,12 @@ func hasLockField(t types.Type) bool {
 // ofTestType reports whether a accesses a field of a type declared in a
 // test file.
 func (c *checker) ofTestType(a *access) bool {
+	return c.fieldTestType(a) != nil
+}
+
+// fieldTestType returns the type declared in a test file whose field a
+// loads or stores; nil for other accesses.
+func (c *checker) fieldTestType(a *access) *types.TypeName {
 	var addr ssa.Value
 	switch x := a.instr.(type) {
 	case *ssa.Store:
@@ -813,10 +819,13 @@ func (c *checker) ofTestType(a *access) bool {
 	}
 	fa, ok := addr.(*ssa.FieldAddr)
 	if !ok {
-		return false
+		return nil
 	}
 	n, ok := derefNamedType(fa.X.Type())
-	return ok && c.declaredInTest(n.Obj())
+	if !ok || !c.declaredInTest(n.Obj()) {
+		return nil
+	}
+	return n.Obj()
 }
 
 // afterWaitFor reports whether goroutine h makes access a only after a

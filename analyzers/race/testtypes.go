@@ -54,27 +54,13 @@ func (c *checker) testTypeAbsent(spawner *ssa.Function, a *access) bool {
 }
 
 // testTypeOf returns the type declared in a test file whose field a
-// touches; nil for other accesses.
+// touches, when a's object is the test program's own (object.test); nil
+// for other accesses.
 func (c *checker) testTypeOf(a *access) *types.TypeName {
-	if !a.obj.test || a.instr == nil {
+	if !a.obj.test {
 		return nil
 	}
-	var addr ssa.Value
-	switch x := a.instr.(type) {
-	case *ssa.Store:
-		addr = x.Addr
-	case *ssa.UnOp:
-		addr = x.X
-	}
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	n, ok := derefNamedType(fa.X.Type())
-	if !ok || !c.declaredInTest(n.Obj()) {
-		return nil
-	}
-	return n.Obj()
+	return c.fieldTestType(a)
 }
 
 // testTypeFlow computes c.tests on first use.
@@ -126,20 +112,17 @@ func (c *checker) testTypeFlow() *testTypes {
 // tests, benchmarks and examples) from which fn is reached.
 func (tt *testTypes) roots(c *checker, fn *ssa.Function) []*ssa.Function {
 	var out []*ssa.Function
-	seen := map[*ssa.Function]bool{fn: true}
-	for work := []*ssa.Function{fn}; len(work) > 0; {
-		f := work[len(work)-1]
-		work = work[:len(work)-1]
+	seen := firstVisit(map[*ssa.Function]bool{})
+	callersOf := func(f *ssa.Function) []*ssa.Function { return tt.callers[f] }
+	walkCalls(callersOf, fn, func(f *ssa.Function) bool {
+		if !seen(f) {
+			return false
+		}
 		if len(tt.callers[f]) == 0 && c.inTestFile(f) {
 			out = append(out, f)
 		}
-		for _, caller := range tt.callers[f] {
-			if !seen[caller] {
-				seen[caller] = true
-				work = append(work, caller)
-			}
-		}
-	}
+		return true
+	})
 	return out
 }
 
@@ -148,17 +131,8 @@ func (tt *testTypes) reached(root *ssa.Function) map[*ssa.Function]bool {
 	if r, ok := tt.reach[root]; ok {
 		return r
 	}
-	r := map[*ssa.Function]bool{root: true}
-	for work := []*ssa.Function{root}; len(work) > 0; {
-		f := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, callee := range tt.calls[f] {
-			if !r[callee] {
-				r[callee] = true
-				work = append(work, callee)
-			}
-		}
-	}
+	r := map[*ssa.Function]bool{}
+	walkCalls(func(f *ssa.Function) []*ssa.Function { return tt.calls[f] }, root, firstVisit(r))
 	tt.reach[root] = r
 	return r
 }
@@ -189,23 +163,17 @@ func (c *checker) soloTest(fn *ssa.Function) bool {
 // an order of their own.)
 func (c *checker) runsAlone(fn *ssa.Function) bool {
 	idx := c.callIndex()
-	seen := map[*ssa.Function]bool{fn: true}
-	for work := []*ssa.Function{fn}; len(work) > 0; {
-		f := work[len(work)-1]
-		work = work[:len(work)-1]
-		if len(idx.startedIn[f]) > 0 {
+	alone := true
+	seen := firstVisit(map[*ssa.Function]bool{})
+	next := func(f *ssa.Function) []*ssa.Function { return append(slices.Clone(idx.calls[f]), f.AnonFuncs...) }
+	walkCalls(next, fn, func(f *ssa.Function) bool {
+		if !alone || !seen(f) {
 			return false
 		}
-		next := append(slices.Clone(idx.calls[f]), f.AnonFuncs...)
-		for _, callee := range next {
-			if callee.Name() == "Parallel" && callee.Signature.Recv() != nil {
-				return false
-			}
-			if !seen[callee] {
-				seen[callee] = true
-				work = append(work, callee)
-			}
+		if len(idx.startedIn[f]) > 0 || f.Name() == "Parallel" && f.Signature.Recv() != nil {
+			alone = false
 		}
-	}
-	return true
+		return alone
+	})
+	return alone
 }

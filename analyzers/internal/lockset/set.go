@@ -225,22 +225,17 @@ func (s Set) intersect(t Set) Set {
 // as shared (RUnlock then Lock to create on one branch, RLock kept on
 // the other: either way, no writer runs).
 func (s Set) meet(t Set) Set {
-	out := s.intersect(t)
-	for _, l := range s {
+	return addShared(addShared(s.intersect(t), s, t), t, s)
+}
+
+// addShared returns out with, for each lock that w holds exclusively and
+// r holds shared (same class and instance), r's shared lock added.
+func addShared(out, w, r Set) Set {
+	for _, l := range w {
 		if l.Mode != Write {
 			continue
 		}
-		for _, m := range t {
-			if m.Mode == Read && m.Class == l.Class && m.Inst == l.Inst {
-				out = out.add(m)
-			}
-		}
-	}
-	for _, l := range t {
-		if l.Mode != Write {
-			continue
-		}
-		for _, m := range s {
+		for _, m := range r {
 			if m.Mode == Read && m.Class == l.Class && m.Inst == l.Inst {
 				out = out.add(m)
 			}
