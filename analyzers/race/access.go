@@ -94,6 +94,9 @@ type access struct {
 	// goroutines fn started with it, whose accesses checkGoroutines
 	// pairs with this one.
 	goEscape bool
+	// goTest: the goroutine the access is made in (see goroutine) was
+	// started by a go statement of a _test.go file.
+	goTest bool
 }
 
 // accessNotes are the fields of an access that few accesses set, and

@@ -175,7 +175,15 @@
 // package's goroutines other than its own variables: it runs the
 // package on fixtures it builds (a fake connection, a state preset so
 // that connecting is skipped), and whether its goroutines meet the
-// package's turns on that setup. Nor, in a test function, what a
+// package's turns on that setup. Nor, for the same reason, what a test's
+// own code (a function or literal of a _test.go file) reads or writes
+// directly of the package's memory while a goroutine that the package's
+// code started (a janitor, a timer loop New left running) runs: a
+// white-box test setting a field of the object it built relies on that
+// goroutine being idle (no deadline armed yet, an interval longer than
+// the test). The package's code that a test calls, goroutines the test's
+// code starts, and memory of types a test file declares stay checked.
+// Nor, in a test function, what a
 // goroutine a call left running does only after receiving from a channel
 // field that nothing sends on or closes before the test's access: the
 // test names the client, then sends it what its write loop waits for.

@@ -19,8 +19,15 @@ const maxFactAccesses = 64
 // are checked too.
 type accessFact struct {
 	Accesses []factAccess
-	Signals  bool // may let a waiting goroutine proceed (close, send, Done)
-	Waits    bool // may block until another goroutine signals (receive, select, Wait)
+	// Names holds the strings the accesses name by index (the objects'
+	// keys and names, the functions of their chains), each once: go vet
+	// re-exports the facts of methods from every package that imports
+	// theirs, directly or not, and a chain repeats the same few
+	// functions (nats.go: 6.3 MB of strings in a test's facts, 2.2 MB
+	// once per fact).
+	Names   []string
+	Signals bool // may let a waiting goroutine proceed (close, send, Done)
+	Waits   bool // may block until another goroutine signals (receive, select, Wait)
 	// Fresh is set when the function returns, as its first result, a new
 	// object nothing else holds (see fresh).
 	Fresh bool `json:",omitempty"`
@@ -35,11 +42,11 @@ type factAccess struct {
 	Param   int    // parameter (receiver first) the accessed memory hangs off, or -1
 	Global  string // import path and name of the package-level variable, when Param < 0
 	Path    string // fields selected from the root: ".cfg.timeout"
-	ObjKey  string // identity of the object
-	ObjName string // the object in reviewer words
+	ObjKey  int    // identity of the object (an index in Names)
+	ObjName int    // the object in reviewer words (an index in Names)
 	Write   bool
 	Held    []heldLock // locks held at the access
-	Chain   []string   // the function, then the calls down to the access
+	Chain   []int      // the function, then the calls down to the access (indexes in Names)
 	// Dyn is the concrete type the parameter must have for the access to
 	// happen (it was reached through an interface method call on it).
 	Dyn string `json:",omitempty"`
@@ -94,17 +101,31 @@ func (c *checker) exportFacts() {
 		}
 		s := c.summary(fn)
 		f := &accessFact{Signals: s.signals, Waits: s.waits, Fresh: c.fresh(fn, 0)}
+		index := map[string]int{}
+		intern := func(name string) int {
+			i, ok := index[name]
+			if !ok {
+				i = len(f.Names)
+				index[name] = i
+				f.Names = append(f.Names, name)
+			}
+			return i
+		}
 		for _, a := range s.accesses {
 			if len(f.Accesses) == maxFactAccesses {
 				break
 			}
-			fa := factAccess{Param: -1, Global: a.global, Path: a.path, ObjKey: a.obj.key, ObjName: a.obj.name,
-				Write: a.write, Held: a.held, Chain: append([]string{c.name(fn)}, a.chain...), Dyn: a.dyn, Atomic: a.atomic}
+			fa := factAccess{Param: -1, Global: a.global, Path: a.path, Write: a.write, Held: a.held, Dyn: a.dyn, Atomic: a.atomic}
 			if p, ok := a.root.(*ssa.Parameter); ok && a.global == "" {
 				fa.Param = indexOfParam(fn, p)
 			}
 			if fa.Param < 0 && !exportedGlobal(fa.Global) {
 				continue // the package's own state, or not reachable by callers
+			}
+			fa.ObjKey, fa.ObjName = intern(a.obj.key), intern(a.obj.name)
+			fa.Chain = make([]int, 0, 1+len(a.chain))
+			for _, name := range append([]string{c.name(fn)}, a.chain...) {
+				fa.Chain = append(fa.Chain, intern(name))
 			}
 			f.Accesses = append(f.Accesses, fa)
 		}
@@ -135,22 +156,32 @@ func (c *checker) importFact(fn *ssa.Function) *accessFact {
 	return f
 }
 
-// bindFact turns access e of a fact into an access of fn at call site cs:
+// bindFact turns access e of fact f into an access of fn at call site cs:
 // its position is the call, since the access itself is in the other
 // package.
-func (c *checker) bindFact(e *factAccess, fn *ssa.Function, cs callSite, held heldSet) *access {
+func (c *checker) bindFact(f *accessFact, e *factAccess, fn *ssa.Function, cs callSite, held heldSet) *access {
+	name := func(i int) string {
+		if i < 0 || i >= len(f.Names) {
+			return "" // a fact of another version of the analyzer
+		}
+		return f.Names[i]
+	}
+	chain := make([]string, len(e.Chain))
+	for i, n := range e.Chain {
+		chain[i] = name(n)
+	}
 	a := &access{
-		obj:    object{key: e.ObjKey, name: e.ObjName},
+		obj:    object{key: name(e.ObjKey), name: name(e.ObjName)},
 		write:  e.Write,
 		atomic: e.Atomic,
 		held:   makeHeldSet(e.Held).union(held),
 		pos:    c.exprStart(cs.instr.Pos()),
 		fn:     fn,
-		chain:  e.Chain,
+		chain:  chain,
 		instr:  cs.instr,
 	}
-	if len(e.Chain) > 0 {
-		a.notes = &accessNotes{ext: e.Chain[len(e.Chain)-1]}
+	if len(chain) > 0 {
+		a.notes = &accessNotes{ext: chain[len(chain)-1]}
 	}
 	if e.Param < 0 {
 		a.global, a.path = e.Global, e.Path

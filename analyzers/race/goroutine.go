@@ -24,6 +24,9 @@ type goroutine struct {
 	entries  []*ssa.Function
 	accesses []*access
 	signals  bool
+	// test is set for a goroutine a call left running (leftRunning)
+	// whose go statement is in a _test.go file.
+	test bool
 }
 
 // checkGoroutines looks at every go statement of the package and reports
@@ -112,7 +115,7 @@ func (c *checker) leftRunning(fi *funcInfo, cs callSite) []*goroutine {
 		if g == nil {
 			// Whether it signals is not known here: a wait after the
 			// call is taken to wait for it.
-			g = &goroutine{stmt: cs.instr, name: a.goroutine, signals: true}
+			g = &goroutine{stmt: cs.instr, name: a.goroutine, signals: true, test: a.goTest}
 			byName[a.goroutine] = g
 			out = append(out, g)
 		}
@@ -345,13 +348,25 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 				continue
 			}
 		}
-		if c.waitedForExit(b, c.startedFuncs(g)) {
+		if c.waitedForExit(b, c.startedFuncs(g)) || c.testPoke(b, g) {
 			continue
 		}
 		if a := conflicting(b, byLoc[b.loc()]); a != nil && !c.gatedAfter(a, b, sp.fi.fn, g.stmt) {
 			c.reportShared(sp.fi.fn, b, funcName(sp.fi.fn), "", a, "goroutine "+g.name, g.name)
 		}
 	}
+}
+
+// testPoke reports whether b is a test's own access (made by code of a
+// _test.go file) to the package's memory while a goroutine the package
+// itself starts is running: a white-box test setting a field or reading
+// one back next to a timer loop or janitor of the object it built. The
+// test relies on that goroutine being idle (no deadline armed yet, an
+// interval longer than the test), which the analysis does not follow, as
+// for a benchmark (inBenchmark); the package's own accesses, and a
+// goroutine the test starts, stay checked.
+func (c *checker) testPoke(b *access, g *goroutine) bool {
+	return b.obj.owner == nil && !b.obj.test && !g.test && b.fn != nil && c.inTestFile(b.fn)
 }
 
 // whileStopped reports whether access b runs only while a boolean field

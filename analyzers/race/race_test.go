@@ -68,6 +68,7 @@ func TestAnalyzer(t *testing.T) {
 		{"contracts the documentation gives callers", &noFacts, "contracts", nil},
 		{"test suites, whose methods run one at a time", &noFacts, "suites", nil},
 		{"channels used as mutexes, atomic flags used as try-locks", &noFacts, "chanlocks", nil},
+		{"a test's own accesses next to the package's background goroutines", &noFacts, "pokes", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

@@ -177,6 +177,7 @@ func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 				}
 				b := *a
 				b.goroutine = name
+				b.goTest = c.inTestFile(fn)
 				add(&b)
 			}
 			continue
@@ -507,7 +508,7 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 		}
 		*signals = *signals || f.Signals
 		for i := range f.Accesses {
-			if a := c.bindFact(&f.Accesses[i], fn, cs, held); a != nil {
+			if a := c.bindFact(f, &f.Accesses[i], fn, cs, held); a != nil {
 				out = append(out, a)
 			}
 		}

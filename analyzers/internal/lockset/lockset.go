@@ -243,9 +243,17 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	for _, fn := range funcs {
-		s := res.e.summary(fn)
+		// Only exported functions and methods: other packages cannot
+		// call the rest. Facts about methods are re-exported by every
+		// package importing this one, directly or not (go vet's facts
+		// about fields, methods and types are), so unexported ones
+		// would only be decoded and encoded again by each of them.
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || fn.Parent() != nil || s.Empty() || obj.Pkg() != pass.Pkg {
+		if !ok || fn.Parent() != nil || !obj.Exported() || obj.Pkg() != pass.Pkg {
+			continue
+		}
+		s := res.e.summary(fn)
+		if s.Empty() {
 			continue
 		}
 		pass.ExportObjectFact(obj, exportable(s))

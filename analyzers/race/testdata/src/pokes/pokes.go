@@ -1,0 +1,43 @@
+// Package pokes has a cache whose constructor leaves a janitor running,
+// and white-box tests that set its fields while the janitor runs.
+package pokes
+
+import (
+	"sync"
+	"time"
+)
+
+// A Cache drops expired items from a janitor goroutine.
+type Cache struct {
+	mu       sync.Mutex
+	items    map[string]time.Time
+	now      func() time.Time
+	interval time.Duration
+	hits     int
+}
+
+// New returns a cache with its janitor running.
+func New(interval time.Duration) *Cache {
+	c := &Cache{items: map[string]time.Time{}, now: time.Now, interval: interval}
+	go c.janitor()
+	return c
+}
+
+func (c *Cache) janitor() {
+	for {
+		time.Sleep(c.interval)
+		c.expire()
+	}
+}
+
+func (c *Cache) expire() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	for k, t := range c.items {
+		if t.Before(now) {
+			delete(c.items, k)
+		}
+	}
+	c.hits = 0
+}
