@@ -176,13 +176,22 @@
 // package on fixtures it builds (a fake connection, a state preset so
 // that connecting is skipped), and whether its goroutines meet the
 // package's turns on that setup. Nor, for the same reason, what a test's
-// own code (a function or literal of a _test.go file) reads or writes
-// directly of the package's memory while a goroutine that the package's
-// code started (a janitor, a timer loop New left running) runs: a
-// white-box test setting a field of the object it built relies on that
-// goroutine being idle (no deadline armed yet, an interval longer than
-// the test). The package's code that a test calls, goroutines the test's
-// code starts, and memory of types a test file declares stay checked.
+// own code (a function or literal of a _test.go file) reads or writes of
+// the package's memory, directly or through the package's internals (an
+// unexported function, a method of an unexported type, that the test
+// calls itself), while a goroutine that the package's code started (a
+// janitor, a timer loop New left running) runs: a white-box test setting
+// a field of the object it built, or pushing onto its internal queue,
+// relies on that goroutine being idle (no deadline armed yet, an interval
+// longer than the test). What a test does through the package's API,
+// goroutines the test's code starts, and memory of types a test file
+// declares stay checked.
+// Nor, likewise, the package's memory that copies of one goroutine a test
+// starts (in a loop, or by two go statements) touch: a test running one
+// call of the package's API side by side to show it is safe for
+// concurrent use, whose copies meet on one object or not by the
+// package's own protocol (a reference count, a lazy getter, a
+// compare-and-swap state). The test's variables and types stay checked.
 // Nor, in a test function, what a
 // goroutine a call left running does only after receiving from a channel
 // field that nothing sends on or closes before the test's access: the

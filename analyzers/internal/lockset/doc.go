@@ -138,7 +138,14 @@
 // package's own (non-generic) functions (when several, the call holds
 // what all of them hold), or, for an interface method call VTA cannot
 // resolve, the method of the package's own type that implements the
-// interface when exactly one does. A call of a function parameter is not resolved inside the
+// interface when exactly one does. VTA takes every function the package
+// stores into a field for a callee of every value read from it; a
+// closure's call of a value its maker read from a field before storing a
+// closure there (userRevoked := cfg.onRevoked; cfg.onRevoked =
+// func() { ...; userRevoked() }: a wrapper calling what it replaces) is
+// not resolved to that closure, nor to others stored there after the
+// read. A wrapper installed twice on one field, which does call the
+// first wrapper, is missed. A call of a function parameter is not resolved inside the
 // function: the summary records it (Summary.ParamCalls, with the locks
 // held then) and each caller applies the function it passes, so
 // withLock(f) orders f's locks after withLock's in the context of each

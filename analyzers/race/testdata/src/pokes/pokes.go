@@ -41,3 +41,16 @@ func (c *Cache) expire() {
 	}
 	c.hits = 0
 }
+
+// touch marks k as used now: an internal helper the package's own
+// callers call under the lock.
+func (c *Cache) touch(k string) {
+	c.items[k] = c.now().Add(time.Hour)
+	c.hits++
+}
+
+// A Tally counts without a lock: not safe for concurrent use.
+type Tally struct{ n int }
+
+// Add counts one.
+func (t *Tally) Add() { t.n++ }

@@ -1,6 +1,7 @@
 package pokes
 
 import (
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,6 +18,13 @@ func TestExpire(t *testing.T) {
 	}
 }
 
+// The same through an internal helper the test calls itself, without
+// the lock its package callers take: left alone.
+func TestTouch(t *testing.T) {
+	c := New(time.Hour)
+	c.touch("a")
+}
+
 // A goroutine the test starts itself stays checked: the test's helper
 // runs the janitor. (The package's own code that a test calls stays
 // checked too, as any caller's; see the feeds fixture.)
@@ -28,4 +36,44 @@ func TestOwnJanitor(t *testing.T) {
 	c := &Cache{items: map[string]time.Time{}, now: time.Now, interval: time.Millisecond}
 	startJanitor(c)
 	c.now = func() time.Time { return time.Unix(0, 0) } // want `possible data race: \(pokes.Cache\).now is written by pokes.TestOwnJanitor and read by goroutine \(\*pokes.Cache\).janitor`
+}
+
+// Copies of one call of the package's API that a test runs side by side:
+// the test drives them to show the call is safe for concurrent use, and
+// whether they meet on one object turns on the package's own protocol.
+// Left alone.
+func TestTallies(t *testing.T) {
+	var tl Tally
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tl.Add()
+		}()
+	}
+	wg.Wait()
+}
+
+// The test's own variables, and the types a test file declares, stay
+// checked.
+type testTally struct{ n int }
+
+func (t *testTally) add() {
+	t.n++ // want `possible data race: \(pokes.testTally\).n is written by goroutine pokes.TestOwnTallies\$1 and written by another instance`
+}
+
+func TestOwnTallies(t *testing.T) {
+	var tl testTally
+	sum := 0
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tl.add()
+			sum++ // want `possible data race: captured variable sum in pokes.TestOwnTallies is written by goroutine pokes.TestOwnTallies\$1 and written by another instance`
+		}()
+	}
+	wg.Wait()
 }
