@@ -697,8 +697,19 @@ func derefNamedType(t types.Type) (*types.Named, bool) {
 }
 
 // paramCallHeld returns the locks that the static callee of call holds at
-// every call of the parameter that receives v, or nil.
+// every call of the parameter that receives v, or nil. A parameter the
+// callee passes on to another function of the package, which calls it
+// (forEach locking, then handing f to forEachLocked), is called under the
+// locks held at that call and those the other function holds at its
+// calls.
 func (c *checker) paramCallHeld(call *ssa.Call, v ssa.Value) heldSet {
+	return c.paramCallHeldDepth(call, v, 0)
+}
+
+func (c *checker) paramCallHeldDepth(call *ssa.Call, v ssa.Value, depth int) heldSet {
+	if depth > maxTraceDepth {
+		return nil
+	}
 	callee := call.Call.StaticCallee()
 	if callee == nil || !c.isLocal(callee) {
 		return nil
@@ -716,10 +727,18 @@ func (c *checker) paramCallHeld(call *ssa.Call, v ssa.Value) heldSet {
 	n := 0
 	for _, r := range *param.Referrers() {
 		inner, ok := r.(*ssa.Call)
-		if !ok || inner.Call.Value != param {
-			return nil // stored, passed on, or started as a goroutine
+		if !ok {
+			return nil // stored, or started as a goroutine
 		}
 		h := c.heldBefore(inner)
+		if inner.Call.Value != param {
+			// Passed on to a function of the package that calls it.
+			passed := c.paramCallHeldDepth(inner, param, depth+1)
+			if passed == nil {
+				return nil
+			}
+			h = h.union(passed)
+		}
 		if n == 0 {
 			held = h
 		} else {

@@ -18,7 +18,9 @@
 //     of package lockset, extended here through recursion and to function
 //     literals that only run as callbacks during a call (sort.Search,
 //     c.withLock(func() {...})), with the locks held at the call and
-//     around the callee's calls of the callback. A variable's own
+//     around the callee's calls of the callback, followed through
+//     functions of the package it hands the callback on to (forEach
+//     locking, then passing f to forEachLocked, which calls it). A variable's own
 //     function, and callbacks it runs synchronously, are left to the
 //     goroutine check below, which knows the go statements and waits.
 //     Functions named like fooLocked are taken to run under the lock
