@@ -349,7 +349,15 @@
 // it only, not at the call sites of a function that locks after it; a
 // close of the channel at every return without a defer is not
 // recognized; a function value handed out of the package through a table
-// the initializer fills is not followed.
+// the initializer fills is not followed. A lock released by a goroutine
+// its holder starts (defer func() { go func() { time.Sleep(d);
+// mu.Unlock() }() }()) is taken as still held, so a later acquisition by
+// the holder is reported as a double lock although it only waits
+// (franz-go's GroupTransactSession.End). A closure's call of a function
+// value its maker read from a field before making it (a wrapper calling
+// the callback it replaces) is not taken to reach that closure, nor
+// closures made after the read; values copied between fields of one
+// function type (onLost from onRevoked) still merge the wrappers.
 //
 // FactsAnalyzer is Analyzer without its checks: it exports the same
 // Orders fact and reports nothing. cmd/confirmvet runs it on the packages
