@@ -1179,7 +1179,16 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 				l.Inst, l.Param, l.Suffix, l.Value = h.Inst, h.Param, h.Suffix, h.Value
 			}
 		}
-		st.held, _ = st.held.remove(l.Class, l.Mode, l.Inst)
+		var released bool
+		st.held, released = st.held.remove(l.Class, l.Mode, l.Inst)
+		if !released {
+			// Wait takes back only what it released: an L not found
+			// among the locks held (a Cond made on a mutex the function
+			// names another way, sync.NewCond(mu) against p.mu) is not
+			// taken, which would leave it held past every Unlock and
+			// order it after the lock it is.
+			break
+		}
 		if obs != nil && obs.acquire != nil {
 			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Wait: true})
 		}

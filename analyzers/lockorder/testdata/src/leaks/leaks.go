@@ -1,4 +1,4 @@
-package leaks // want package:`orders\{\(leaks.keyLocks\).mu->\(leaks.keyLocks\).m\[\] \(leaks.keyLocks\).m\[\]->\(leaks.keyLocks\).mu\}`
+package leaks
 
 import (
 	"errors"
