@@ -49,8 +49,18 @@ func (c *Cache) touch(k string) {
 	c.hits++
 }
 
-// A Tally counts without a lock: not safe for concurrent use.
-type Tally struct{ n int }
+// A Tally counts under its lock; Peek reads without it.
+type Tally struct {
+	mu sync.Mutex
+	n  int
+}
 
 // Add counts one.
-func (t *Tally) Add() { t.n++ }
+func (t *Tally) Add() {
+	t.mu.Lock()
+	t.n++
+	t.mu.Unlock()
+}
+
+// Peek returns the count.
+func (t *Tally) Peek() int { return t.n }
