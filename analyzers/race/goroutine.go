@@ -594,7 +594,7 @@ func (c *checker) checkPair(g, h *goroutine) {
 			whoA, goA := g.who(a)
 			whoB, goB := h.who(b)
 			if whoA == whoB {
-				if !(a.write && b.write) && c.testDriven(spawner, a) {
+				if (!a.write || !b.write) && c.testDriven(spawner, a) {
 					continue
 				}
 				whoB = "another instance of " + strings.TrimPrefix(whoB, "goroutine ")
