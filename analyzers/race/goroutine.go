@@ -395,11 +395,7 @@ func internal(fn *ssa.Function) bool {
 		return true
 	}
 	if recv := fn.Signature.Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := t.(*types.Named); ok {
+		if n, ok := derefNamedType(recv.Type()); ok {
 			return !n.Obj().Exported()
 		}
 	}
