@@ -250,7 +250,7 @@ func (e *engine) buildCallGraph(funcs []*ssa.Function) {
 			continue
 		}
 		for _, edge := range n.Out {
-			if edge.Site == nil || edge.Site.Common().StaticCallee() != nil || replacedBefore(edge.Site, edge.Callee.Func) {
+			if edge.Site == nil || edge.Site.Common().StaticCallee() != nil || e.replacedBefore(edge.Site, edge.Callee.Func) {
 				continue
 			}
 			e.dynamic[edge.Site] = append(e.dynamic[edge.Site], edge.Callee.Func)
@@ -269,102 +269,40 @@ func (e *engine) buildCallGraph(funcs []*ssa.Function) {
 // not call itself, nor the wrappers made after it. Type-based resolution
 // (VTA) takes every function stored into the field for a callee of
 // every value read from it.
-func replacedBefore(site ssa.CallInstruction, callee *ssa.Function) bool {
+func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) bool {
 	if site.Common().IsInvoke() {
 		return false
 	}
-	w := site.Parent()
-	fv, ok := derefLoad(site.Common().Value).(*ssa.FreeVar)
-	if !ok || w.Parent() == nil {
-		return false
-	}
-	i := slices.Index(w.FreeVars, fv)
-	if i < 0 {
-		return false
-	}
-	var reads []*ssa.UnOp // the field reads the variable holds
-	for _, b := range w.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != w || i >= len(mc.Bindings) {
-				continue
-			}
-			bound := mc.Bindings[i]
-			if _, isCell := bound.(*ssa.Alloc); !isCell {
-				r, ok := fieldRead(bound)
-				if !ok {
-					return false
-				}
-				reads = append(reads, r)
-				continue
-			}
-			for _, ref := range *bound.Referrers() {
-				st, ok := ref.(*ssa.Store)
-				if !ok || st.Addr != bound {
-					continue
-				}
-				r, ok := fieldRead(st.Val)
-				if !ok {
-					return false
-				}
-				reads = append(reads, r)
-			}
-		}
-	}
-	if len(reads) == 0 {
-		return false
-	}
-	for _, r := range reads {
-		if !madeAfter(r, callee) {
-			return false
-		}
-	}
-	return true
-}
-
-// derefLoad returns the address v loads (*p), or v.
-func derefLoad(v ssa.Value) ssa.Value {
+	v := site.Common().Value
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-		return u.X
+		v = u.X // a variable captured by reference: *fv
 	}
-	return v
-}
-
-// fieldRead returns v as a read of a struct field (*&x.f).
-func fieldRead(v ssa.Value) (*ssa.UnOp, bool) {
-	u, ok := v.(*ssa.UnOp)
-	if !ok || u.Op != token.MUL {
-		return nil, false
-	}
-	_, ok = u.X.(*ssa.FieldAddr)
-	return u, ok
-}
-
-// madeAfter reports whether callee is a closure of the function of read
-// that it makes only after read (read dominates every MakeClosure of
-// it): the value read cannot be one of this run's callee.
-func madeAfter(read *ssa.UnOp, callee *ssa.Function) bool {
-	if callee.Parent() != read.Parent() {
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
 		return false
 	}
-	made := false
-	for _, b := range read.Parent().Blocks {
-		for j, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != callee {
-				continue
-			}
-			made = true
-			if b == read.Block() {
-				if slices.Index(b.Instrs, ssa.Instruction(read)) > j {
-					return false
-				}
-			} else if !read.Block().Dominates(b) {
-				return false
-			}
-		}
+	bound := e.cls.binding(fv)
+	if cell, ok := bound.(*ssa.Alloc); ok {
+		bound = cellValue(cell)
 	}
-	return made
+	read, ok := bound.(*ssa.UnOp)
+	if !ok || read.Op != token.MUL {
+		return false
+	}
+	if _, ok := read.X.(*ssa.FieldAddr); !ok || callee.Parent() != read.Parent() {
+		return false
+	}
+	made := e.cls.closures[callee]
+	return len(made) > 0 && !slices.ContainsFunc(made, func(mc *ssa.MakeClosure) bool { return !after(read, mc) })
+}
+
+// after reports whether b runs only after a: later in a's block, or in a
+// block that a's block dominates.
+func after(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(a.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
 }
 
 // parameterized reports whether fn or a function enclosing it has type
