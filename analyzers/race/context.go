@@ -374,7 +374,7 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 			if instr.Call.Value == *op {
 				// It runs when fn returns: under the locks held at
 				// every return of fn.
-				sites[callee] = append(sites[callee], entrySite{caller: fn, held: c.heldAtReturns(fn),
+				sites[callee] = append(sites[callee], entrySite{caller: fn, held: c.heldAtReturns(instr),
 					common: &instr.Call, conds: c.paramConds(instr)})
 			} else {
 				open[callee] = true
@@ -400,13 +400,15 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 	return ops
 }
 
-// heldAtReturns returns the locks held where fn's deferred calls run:
-// at each of its RunDefers instructions.
-func (c *checker) heldAtReturns(fn *ssa.Function) heldSet {
+// heldAtReturns returns the locks held where the call that d defers
+// runs: at each RunDefers instruction that control can reach from d. A
+// return taken before the defer statement runs (an early return before
+// the Lock and its deferred calls) does not run it.
+func (c *checker) heldAtReturns(d *ssa.Defer) heldSet {
 	var held heldSet
 	n := 0
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
+	visit := func(instrs []ssa.Instruction) {
+		for _, instr := range instrs {
 			if _, ok := instr.(*ssa.RunDefers); !ok {
 				continue
 			}
@@ -418,6 +420,26 @@ func (c *checker) heldAtReturns(fn *ssa.Function) heldSet {
 			}
 			n++
 		}
+	}
+	start := d.Block()
+	visit(start.Instrs[slices.Index(start.Instrs, ssa.Instruction(d))+1:])
+	seen := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(start.Succs)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == start {
+			// A defer in a loop: the block's returns before it run
+			// the calls deferred in earlier iterations.
+			visit(b.Instrs[:slices.Index(b.Instrs, ssa.Instruction(d))])
+		} else {
+			visit(b.Instrs)
+		}
+		work = append(work, b.Succs...)
 	}
 	return held
 }
@@ -701,43 +723,98 @@ func derefNamedType(t types.Type) (*types.Named, bool) {
 // callee passes on to another function of the package, which calls it
 // (forEach locking, then handing f to forEachLocked), is called under the
 // locks held at that call and those the other function holds at its
-// calls.
+// calls; so is one that a function literal captures and calls, under the
+// locks held where the literal itself is called (each(func(b) {
+// b.mu.Lock(); fn(b); b.mu.Unlock() })).
 func (c *checker) paramCallHeld(call *ssa.Call, v ssa.Value) heldSet {
-	return c.paramCallHeldDepth(call, v, 0)
+	held, _ := c.paramCallHeldDepth(call, v, 0)
+	return held
 }
 
-func (c *checker) paramCallHeldDepth(call *ssa.Call, v ssa.Value, depth int) heldSet {
-	if depth > maxTraceDepth {
-		return nil
-	}
+// paramCallHeldDepth is paramCallHeld; false when the parameter goes
+// somewhere other than calls.
+func (c *checker) paramCallHeldDepth(call *ssa.Call, v ssa.Value, depth int) (heldSet, bool) {
 	callee := call.Call.StaticCallee()
 	if callee == nil || !c.isLocal(callee) {
-		return nil
+		return nil, false
 	}
-	var param *ssa.Parameter
 	for i, arg := range call.Call.Args {
 		if arg == v && i < len(callee.Params) {
-			param = callee.Params[i]
+			return c.heldAtUses(callee.Params[i], false, depth)
 		}
 	}
-	if param == nil {
-		return nil
+	return nil, false
+}
+
+// heldAtUses returns the locks held at every call of the function value
+// f (a parameter, or a literal capturing one): where it is called, and
+// where the calls it is passed to or the literals that capture it call
+// it (see paramCallHeld). When cell is set, f is a variable holding the
+// function (a captured parameter's Alloc, or a literal's free variable
+// holding it): its loads are the uses, and a store other than the one
+// spilling the parameter makes it unknown. It returns false when the
+// function goes anywhere else.
+func (c *checker) heldAtUses(f ssa.Value, cell bool, depth int) (heldSet, bool) {
+	if depth > maxTraceDepth {
+		return nil, false
 	}
 	var held heldSet
 	n := 0
-	for _, r := range *param.Referrers() {
-		inner, ok := r.(*ssa.Call)
-		if !ok {
-			return nil // stored, or started as a goroutine
-		}
-		h := c.heldBefore(inner)
-		if inner.Call.Value != param {
-			// Passed on to a function of the package that calls it.
-			passed := c.paramCallHeldDepth(inner, param, depth+1)
-			if passed == nil {
-				return nil
+	for _, r := range *f.Referrers() {
+		var h heldSet
+		switch r := r.(type) {
+		case *ssa.Call:
+			if cell {
+				return nil, false
 			}
-			h = h.union(passed)
+			h = c.heldBefore(r)
+			if r.Call.Value != f {
+				// Passed on to a function of the package that calls it.
+				passed, ok := c.paramCallHeldDepth(r, f, depth+1)
+				if !ok {
+					return nil, false
+				}
+				h = h.union(passed)
+			}
+		case *ssa.Store:
+			if _, spill := r.Val.(*ssa.Parameter); cell && spill && r.Addr == f {
+				continue // the spill itself
+			}
+			alloc, ok := r.Addr.(*ssa.Alloc)
+			if cell || r.Val != f || !ok {
+				return nil, false
+			}
+			// A parameter a literal captures, spilled to a variable.
+			if h, ok = c.heldAtUses(alloc, true, depth+1); !ok {
+				return nil, false
+			}
+		case *ssa.UnOp:
+			var ok bool
+			if !cell || r.Op != token.MUL {
+				return nil, false
+			}
+			if h, ok = c.heldAtUses(r, false, depth+1); !ok {
+				return nil, false
+			}
+		case *ssa.MakeClosure:
+			// Captured by a literal: called where the literal calls it,
+			// inside the literal's own callers.
+			i := slices.Index(r.Bindings, f)
+			lit, ok := r.Fn.(*ssa.Function)
+			if i < 0 || !ok {
+				return nil, false
+			}
+			inner, ok := c.heldAtUses(lit.FreeVars[i], cell, depth+1)
+			if !ok {
+				return nil, false
+			}
+			outer, ok := c.heldAtUses(r, false, depth+1)
+			if !ok {
+				return nil, false
+			}
+			h = inner.union(outer)
+		default:
+			return nil, false // stored, or started as a goroutine
 		}
 		if n == 0 {
 			held = h
@@ -746,7 +823,7 @@ func (c *checker) paramCallHeldDepth(call *ssa.Call, v ssa.Value, depth int) hel
 		}
 		n++
 	}
-	return held
+	return held, true
 }
 
 // runsIn reports whether fn runs only inside owner's own goroutine and
