@@ -82,7 +82,7 @@ func (c *checker) checkGuards() {
 // checkObjectGuard checks the accesses of one object.
 func (c *checker) checkObjectGuard(accs []*access) {
 	guard, guarded, funcs := inferGuard(accs)
-	if guard == "" || guarded < minGuardFuncs || guarded*minGuardShareDen < funcs*minGuardShareNum {
+	if guard == "" || guarded < minGuardFuncs || guarded*minGuardShareDen < funcs*minGuardShareNum || c.foreignGuard(accs[0].obj, guard) {
 		c.checkDisjointLocks(accs)
 		return
 	}
@@ -152,6 +152,24 @@ func inferGuard(accs []*access) (guard string, guarded, funcs int) {
 		}
 	}
 	return guard, guarded, len(perFunc)
+}
+
+// foreignGuard reports whether guard is a lock of this package's types
+// and obj a field of a type another package declares (a response the
+// package fetched and also keeps in a cache under its own lock): the
+// other package's code reads and writes the field too, out of sight, so
+// the locks this package holds around it are no evidence that the lock
+// guards every value of the type. A lock of the field's own type is.
+func (c *checker) foreignGuard(obj object, guard string) bool {
+	typ, ok := strings.CutPrefix(obj.key, "field:")
+	if !ok || strings.HasPrefix(typ, "struct{") {
+		return false // not a field, or one of a struct type without a name
+	}
+	if rest, ok := strings.CutPrefix(typ, c.pass.Pkg.Path()+"."); ok && strings.Count(rest, ".") == 1 {
+		return false // the package's own type (not pkg.v2's)
+	}
+	owner, _, ok := strings.Cut(obj.name, ")")
+	return !ok || !strings.HasPrefix(guard, owner+")")
 }
 
 // preferWrites orders accesses so that at each position a write comes

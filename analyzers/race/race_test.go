@@ -69,6 +69,7 @@ func TestAnalyzer(t *testing.T) {
 		{"test suites, whose methods run one at a time", &noFacts, "suites", nil},
 		{"channels used as mutexes, atomic flags used as try-locks", &noFacts, "chanlocks", nil},
 		{"a test's own accesses next to the package's background goroutines", &noFacts, "pokes", nil},
+		{"fields of another package's types under this package's locks", &noFacts, "leases", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},

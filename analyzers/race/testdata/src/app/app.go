@@ -44,19 +44,19 @@ func PeekHits(s *stats.Shared) int { // want PeekHits:`accesses\(r \$0.Hits\)`
 	return s.Hits // want `possible data race: app.PeekHits reads \(stats.Shared\).Hits without holding \(stats.Shared\).mu; app.Hit writes it holding \(stats.Shared\).mu`
 }
 
-// A Router reads and renames packets under its lock.
-type Router struct{ mu sync.Mutex }
+// A Router reads and renames packets under their locks.
+type Router struct{}
 
-func (r *Router) Route(p *stats.Publish) string { // want Route:`accesses\(r \$1.Topic holding \(app.Router\).mu\)`
-	r.mu.Lock()
-	defer r.mu.Unlock()
+func (r *Router) Route(p *stats.Publish) string { // want Route:`accesses\(r \$1.Topic holding \(stats.Publish\).Mu\)`
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
 	return p.Topic
 }
 
-func (r *Router) Rename(p *stats.Publish) { // want Rename:`accesses\(w \$1.Topic holding \(app.Router\).mu\)`
-	r.mu.Lock()
+func (r *Router) Rename(p *stats.Publish) { // want Rename:`accesses\(w \$1.Topic holding \(stats.Publish\).Mu\)`
+	p.Mu.Lock()
 	p.Topic = "renamed"
-	r.mu.Unlock()
+	p.Mu.Unlock()
 }
 
 // Send fills a packet that stats.NewPacket made for it alone.
@@ -72,7 +72,7 @@ var outbox = make(chan stats.Packet, 1)
 func SendLate(topic string) { // want SendLate:`accesses\(signals\)`
 	p := stats.NewPacket().(*stats.Publish)
 	outbox <- p
-	p.Topic = topic // want `possible data race: app.SendLate writes \(stats.Publish\).Topic without holding \(app.Router\).mu`
+	p.Topic = topic // want `possible data race: app.SendLate writes \(stats.Publish\).Topic without holding \(stats.Publish\).Mu`
 }
 
 // gather appends from the goroutines of a stats.Group.

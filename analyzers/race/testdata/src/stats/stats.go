@@ -47,8 +47,11 @@ func (s *Shared) Unlock() { s.mu.Unlock() }
 // A Packet is made by NewPacket.
 type Packet interface{ Kind() int }
 
-// A Publish packet carries a topic.
-type Publish struct{ Topic string }
+// A Publish packet carries a topic, under its lock.
+type Publish struct {
+	Mu    sync.Mutex
+	Topic string
+}
 
 func (*Publish) Kind() int { return 1 }
 
