@@ -333,6 +333,16 @@ func (c *checker) trace(v ssa.Value, depth int) (ssa.Value, string, bool) {
 		if isMap(v.X.Type()) {
 			return c.mapElement(v.X, depth)
 		}
+	case *ssa.IndexAddr: // for _, e := range s: every element in turn
+		if rangedIndex(v.Index) {
+			root, path, ok := c.trace(v.X, depth+1)
+			return root, path + "[]", ok
+		}
+	case *ssa.Index:
+		if rangedIndex(v.Index) {
+			root, path, ok := c.trace(v.X, depth+1)
+			return root, path + "[]", ok
+		}
 	case *ssa.FieldAddr:
 		f := structField(derefType(v.X.Type()), v.Field)
 		if f == nil {
@@ -416,6 +426,30 @@ func (c *checker) returnedPath(fn *ssa.Function) (paramPath, bool) {
 	}
 	c.retPaths[fn] = out
 	return out, out.param >= 0
+}
+
+// rangedIndex reports whether i is the index of a range loop over a
+// slice or array (index++ from -1, as go/ssa lowers it): the loop visits
+// every element, so goroutines running it meet on the same elements,
+// where an element picked by a computed index (a work queue's head) is
+// usually one goroutine's own.
+func rangedIndex(i ssa.Value) bool {
+	add, ok := i.(*ssa.BinOp)
+	if !ok || add.Op != token.ADD {
+		return false
+	}
+	phi, ok := add.X.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	for _, e := range phi.Edges {
+		if k, ok := e.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Int {
+			if n, exact := constant.Int64Val(k.Value); exact && n == -1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mapElement traces an element of map m, a pointer the map holds

@@ -35,6 +35,10 @@ type accessFact struct {
 	// goroutine the function starts and leaves running calls
 	// (errgroup's Go): the function a caller passes runs beside it.
 	Starts []int `json:",omitempty"`
+	// Parallel are the function-typed parameters that goroutines the
+	// function starts in a loop call (a ParallelizeUntil helper): the
+	// function a caller passes runs in several goroutines at once.
+	Parallel []int `json:",omitempty"`
 }
 
 // A factAccess is one access of an accessFact.
@@ -85,6 +89,9 @@ func (f *accessFact) String() string {
 	for _, p := range f.Starts {
 		parts = append(parts, fmt.Sprintf("starts $%d", p))
 	}
+	for _, p := range f.Parallel {
+		parts = append(parts, fmt.Sprintf("parallel $%d", p))
+	}
 	return "accesses(" + strings.Join(parts, ", ") + ")"
 }
 
@@ -134,7 +141,8 @@ func (c *checker) exportFacts() {
 				f.Starts = append(f.Starts, pc.param)
 			}
 		}
-		if len(f.Accesses) > 0 || f.Signals || f.Waits || f.Fresh || len(f.Starts) > 0 {
+		f.Parallel = s.parallel
+		if len(f.Accesses) > 0 || f.Signals || f.Waits || f.Fresh || len(f.Starts) > 0 || len(f.Parallel) > 0 {
 			c.pass.ExportObjectFact(obj, f)
 		}
 	}

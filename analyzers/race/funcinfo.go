@@ -230,16 +230,20 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	if len(publishes) > 0 || len(acquires) > 0 {
 		a.notes = &accessNotes{publishes: publishes, acquires: acquires}
 	}
-	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn {
+	// An element of a slice lives in the slice's backing array, which the
+	// root's field may share with other values (c := &S{shards:
+	// o.shards}): whether it is new is the element's own question.
+	element := strings.Contains(a.path, "[]")
+	if alloc, ok := root.(*ssa.Alloc); ok && alloc.Parent() == fi.fn && !element {
 		a.preEscape = c.newBehind(alloc) && esc.before(alloc, instr)
 		a.goEscape = !a.preEscape && c.newBehind(alloc) && esc.beforeOthers(alloc, instr)
-	} else if prm, ok := root.(*ssa.Parameter); ok && prm.Parent() == fi.fn && c.freshParam(prm) {
+	} else if prm, ok := root.(*ssa.Parameter); ok && prm.Parent() == fi.fn && !element && c.freshParam(prm) {
 		// Unpublished by every caller, until a goroutine the function
 		// starts has it (use(&W{}) calling w.Start(), then setting w).
 		a.preEscape = esc.beforeGoroutine(prm, instr)
-	} else if fv, ok := root.(*ssa.FreeVar); ok && insideVar(addr, fv) {
+	} else if fv, ok := root.(*ssa.FreeVar); ok && !element && insideVar(addr, fv) {
 		a.preEscape = c.capturedUnpublished(fi.fn, fv)
-	} else if root == nil || isCallResult(root) || strings.Contains(a.path, "{}.") {
+	} else if root == nil || element || isCallResult(root) || strings.Contains(a.path, "{}.") {
 		if call := c.freshBase(addr); call != nil && call.Parent() == fi.fn {
 			a.preEscape = esc.before(call, instr)
 		} else if c.ownedElement(addr, fi.fn) || freshElement(addr, fi.fn, instr, esc) {

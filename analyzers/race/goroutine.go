@@ -43,6 +43,9 @@ func (c *checker) checkGoroutines() {
 			} else if !fi.excluded {
 				bgs = append(bgs, c.leftRunning(fi, cs)...)
 				gos = append(gos, c.handedOff(fi, cs)...)
+				for _, g := range c.runInParallel(fi, cs) {
+					c.checkCopies(g)
+				}
 			}
 		}
 		if len(gos)+len(bgs) == 0 {
@@ -166,7 +169,7 @@ func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 	for _, callee := range c.callees(cs.instr) {
 		params, signals := c.startedParams(cs.instr.Common(), callee, false)
 		for _, i := range params {
-			g := funcValue(argument(cs.instr.Common(), i))
+			g := funcValue(passedFunc(argument(cs.instr.Common(), i)))
 			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
 				continue
 			}
@@ -179,6 +182,54 @@ func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 		}
 	}
 	return out
+}
+
+// runInParallel returns the goroutines that run the functions call site
+// cs passes to its callees, which call them from goroutines they start in
+// a loop (see summary.parallel): each runs in several copies at once.
+func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
+	var out []*goroutine
+	for _, callee := range c.callees(cs.instr) {
+		for _, i := range c.parallelOf(callee) {
+			g := funcValue(passedFunc(argument(cs.instr.Common(), i)))
+			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
+				continue
+			}
+			gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}}
+			gr.accesses = c.passedAccesses(fi.fn, cs, callee, paramCall{param: i}, nil, &gr.signals, nil)
+			if len(gr.accesses) > 0 {
+				sortWritesFirst(gr.accesses)
+				out = append(out, gr)
+			}
+		}
+	}
+	return out
+}
+
+// checkCopies reports memory that the copies of goroutine g, which a
+// callee runs several of at once, share: the caller's memory that the
+// function it passed reaches (a counter the callback increments).
+func (c *checker) checkCopies(g *goroutine) {
+	spawner := g.stmt.Parent()
+	byLoc := map[loc][]*access{}
+	for _, a := range g.accesses {
+		if unrooted(a) || c.goroutineOwn(a.root, spawner) || !a.write && c.testDriven(spawner, a) {
+			continue
+		}
+		byLoc[a.loc()] = append(byLoc[a.loc()], a)
+	}
+	for _, a := range g.accesses {
+		if unrooted(a) || c.goroutineOwn(a.root, spawner) || !a.write && c.testDriven(spawner, a) {
+			continue
+		}
+		b := conflicting(a, byLoc[a.loc()])
+		if b == nil || !c.inTestFile(spawner) && c.ofTestType(a) {
+			continue
+		}
+		whoA, goA := g.who(a)
+		whoB, goB := g.who(b)
+		c.reportShared(spawner, a, whoA, goA, b, "another instance of "+strings.TrimPrefix(whoB, "goroutine "), goB)
+	}
 }
 
 // startedParams returns the function-typed parameters (receiver first)
@@ -494,7 +545,13 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 		}
 	}
 	for _, a := range g.accesses {
-		if b := conflicting(a, byLoc[a.loc()]); b != nil {
+		others := byLoc[a.loc()]
+		if c.perIteration(sp, g, a) {
+			// The element the loop handed this goroutine: the
+			// spawner's later rounds set up the next elements.
+			others = slices.DeleteFunc(slices.Clone(others), func(b *access) bool { return sp.inLoopOf(g.stmt, b) })
+		}
+		if b := conflicting(a, others); b != nil {
 			whoA, goA := g.who(a)
 			c.reportShared(sp.fi.fn, a, whoA, goA, b, funcName(sp.fi.fn), "")
 		}

@@ -2,6 +2,7 @@ package race
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -142,6 +143,28 @@ func (sp *spawner) joinsEachRound(g *goroutine) bool {
 		}
 	}
 	return len(joins) > 0 && !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return joins[x] })
+}
+
+// inLoopOf reports whether b, an access of the spawner or of a function
+// it calls, is made in the loop around go statement g: at an
+// instruction, or a call, reached from g and reaching g again.
+func (sp *spawner) inLoopOf(g ssa.Instruction, b *access) bool {
+	instr := b.instr
+	if instr.Parent() != sp.fi.fn {
+		if b.via == nil || b.via.Parent() != sp.fi.fn {
+			return false
+		}
+		instr = b.via
+	}
+	return sp.inLoop(g) && sp.reachable(g.Block())[instr.Block().Index] && sp.reachable(instr.Block())[g.Block().Index]
+}
+
+// waitsEachRound reports whether every path from go statement g round
+// its loop back to g passes a wait (a receive, a select, WaitGroup.Wait,
+// a call that waits): the loop runs one of its goroutines at a time, as
+// far as the spawner's waits tell.
+func (sp *spawner) waitsEachRound(g ssa.Instruction) bool {
+	return !reachesAvoiding(g, sp.index[g], g, func(x ssa.Instruction) bool { return slices.Contains(sp.waits, x) })
 }
 
 // accessesAfter returns the spawner's accesses, its own and, unless

@@ -34,6 +34,12 @@ type summary struct {
 	// by those goroutines (Run starting go func() { action() }()): the
 	// function each caller passes runs in the background.
 	bgParamCalls []paramCall
+	// parallel lists the function-typed parameters that goroutines fn
+	// starts in a loop call, itself or through its callees (a
+	// ParallelizeUntil helper: for each worker, go func() { ...;
+	// work(piece) }()), joined or not: the function a caller passes runs
+	// in several goroutines at once.
+	parallel []int
 }
 
 // A paramCall is a call of a function parameter (or, when free is set,
@@ -112,7 +118,69 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		}
 	}
 	s.background, s.bgParamCalls = c.backgroundAccesses(fi)
+	s.parallel = c.parallelParams(fi)
 	return s
+}
+
+// parallelParams returns the function-typed parameters of fi.fn that the
+// goroutines it starts in a loop call (see summary.parallel), or that it
+// passes on for such a parameter of a callee of the package or, through
+// its fact, of another.
+func (c *checker) parallelParams(fi *funcInfo) []int {
+	fn := fi.fn
+	var out []int
+	add := func(ups []paramCall) {
+		for _, pc := range ups {
+			if !pc.free && !slices.Contains(out, pc.param) {
+				out = append(out, pc.param)
+			}
+		}
+	}
+	var sp *spawner
+	for _, cs := range fi.calls {
+		var signals bool
+		var ups []paramCall
+		if g, ok := cs.instr.(*ssa.Go); ok {
+			if sp == nil {
+				sp = newSpawner(c, fi)
+			}
+			if !sp.inLoop(g) || sp.waitsEachRound(g) {
+				continue // one goroutine at a time (a retry loop's attempts)
+			}
+			if p := paramOf(fn, g.Call.Value); p != nil {
+				ups = append(ups, paramCall{param: indexOfParam(fn, p)}) // go work()
+			}
+			for _, callee := range c.callees(cs.instr) {
+				if !c.isLocal(callee) {
+					continue
+				}
+				for _, pc := range c.summary(callee).paramCalls {
+					c.passedAccesses(fn, cs, callee, pc, nil, &signals, &ups)
+				}
+			}
+			add(ups)
+			continue
+		}
+		for _, callee := range c.callees(cs.instr) {
+			for _, i := range c.parallelOf(callee) {
+				c.passedAccesses(fn, cs, callee, paramCall{param: i}, nil, &signals, &ups)
+			}
+		}
+		add(ups)
+	}
+	return out
+}
+
+// parallelOf returns the parameters of callee that run in several
+// goroutines at once (summary.parallel, or accessFact.Parallel).
+func (c *checker) parallelOf(callee *ssa.Function) []int {
+	if c.isLocal(callee) {
+		return c.summary(callee).parallel
+	}
+	if f := c.importFact(callee); f != nil {
+		return f.Parallel
+	}
+	return nil
 }
 
 // backgroundAccesses returns the accesses, to memory fn's callers share,
@@ -529,7 +597,7 @@ func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Func
 			passed = cmc.Bindings[pc.param]
 		}
 	} else {
-		passed = argument(cs.instr.Common(), pc.param)
+		passed = passedFunc(argument(cs.instr.Common(), pc.param))
 	}
 	if p := paramOf(fn, passed); p != nil {
 		if up != nil {
@@ -805,6 +873,18 @@ func (c *checker) rebase(a *access, arg ssa.Value, path string) *access {
 }
 
 // argument returns the value passed for parameter i (receiver first).
+// passedFunc returns the function value v converts to a named function
+// type (ParallelizeUntil(n, DoWorkPieceFunc(check))), or v.
+func passedFunc(v ssa.Value) ssa.Value {
+	for {
+		ct, ok := v.(*ssa.ChangeType)
+		if !ok {
+			return v
+		}
+		v = ct.X
+	}
+}
+
 func argument(call *ssa.CallCommon, i int) ssa.Value {
 	if i < 0 {
 		return nil
