@@ -20,7 +20,11 @@
 //     c.withLock(func() {...})), with the locks held at the call and
 //     around the callee's calls of the callback, followed through
 //     functions of the package it hands the callback on to (forEach
-//     locking, then passing f to forEachLocked, which calls it). A variable's own
+//     locking, then passing f to forEachLocked, which calls it) or
+//     captures in a literal that calls it under a lock (eachOwnerLocked:
+//     each(func(b) { b.mu.Lock(); fn(b) })). A deferred call runs under
+//     the locks held at the returns its defer statement reaches, not at
+//     an early return before it that unlocks by hand. A variable's own
 //     function, and callbacks it runs synchronously, are left to the
 //     goroutine check below, which knows the go statements and waits.
 //     Functions named like fooLocked are taken to run under the lock
@@ -33,7 +37,12 @@
 //     function takes the lock elsewhere (a read after Unlock), an exported
 //     function writes the field under the lock (callers may do so at any
 //     time), or a test file declares the type. Unlocked writes are
-//     reported on any belief.
+//     reported on any belief. No discipline is inferred for a field of
+//     a type another package declares from this package's own locks:
+//     the locks held around a response it fetches and also caches say
+//     nothing of the other package's accesses, nor of the fresh
+//     responses it never caches; a lock of the field's own type still
+//     counts.
 //   - Wrong lock. An access that holds locks, but not the inferred guard,
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect. A write holding only the read lock of the guard
@@ -95,7 +104,14 @@
 //     is checked like a go statement at the call: against the caller's
 //     later accesses, other instances when the call is in a loop, and
 //     other goroutines. Across packages, the accessFact of such a
-//     function lists the parameters it starts.
+//     function lists the parameters it starts. A function that a call
+//     passes to a callee that calls it from goroutines it starts in a
+//     loop, joined or not (a ParallelizeUntil helper: for each worker,
+//     go func() { ...; work(piece) }()), runs in several copies at once:
+//     the copies are matched with each other on the caller's memory the
+//     function reaches, also where the callee converts it to a named
+//     function type or hands it on inside a literal (the accessFact's
+//     Parallel).
 //
 // WRONG:
 //
@@ -414,7 +430,12 @@
 // Plain pointer dereferences other than *p for a pointer parameter p
 // (bound at calls to the caller's variable); slice and array elements
 // (s[i] is never reported: goroutines usually
-// own distinct indices); map contents are modelled as one object per
+// own distinct indices; the fields of a struct reached through an
+// element that a range loop visits are, rooted at the variable holding
+// the slice, since copies of the loop meet on every element, but not
+// through an element picked by a computed index, a work queue's head;
+// whether such an element is new memory is judged from the element, not
+// from that variable); map contents are modelled as one object per
 // variable or field holding the map (m[k], m[k] = v, len(m), range, delete,
 // clear), but maps reached only through calls results or other maps are
 // not; atomic operations of the types of sync/atomic (atomic.Int64),
