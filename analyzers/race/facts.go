@@ -157,10 +157,17 @@ func (c *checker) importFact(fn *ssa.Function) *accessFact {
 	if !ok || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg || len(c.pass.Analyzer.FactTypes) == 0 || isSyncPackage(obj.Pkg().Path()) {
 		return nil
 	}
+	if f, ok := c.imported[obj]; ok {
+		return f
+	}
+	if c.imported == nil {
+		c.imported = map[*types.Func]*accessFact{}
+	}
 	f := new(accessFact)
 	if !c.pass.ImportObjectFact(obj, f) {
-		return nil
+		f = nil
 	}
+	c.imported[obj] = f // shared by every call site, which only read it
 	return f
 }
 

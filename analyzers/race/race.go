@@ -95,6 +95,7 @@ type checker struct {
 	once           map[*ssa.Function]bool            // see startedOnce
 	tests          *testTypes                        // see testTypeFlow
 	solo           map[*ssa.Function]bool            // see soloTest
+	imported       map[*types.Func]*accessFact       // see importFact
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
