@@ -58,6 +58,7 @@ func main() {
 	if delegates(os.Args[1:]) {
 		os.Exit(runViaGoVet(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	tuneGC(gcSlack)
 	// multichecker.Main hands a single *.cfg argument (the go vet
 	// protocol) to unitchecker and loads packages itself otherwise.
 	all := []*analysis.Analyzer{lockorder.Analyzer, race.Analyzer}
