@@ -429,27 +429,32 @@ func (c *checker) returnedPath(fn *ssa.Function) (paramPath, bool) {
 }
 
 // rangedIndex reports whether i is the index of a range loop over a
-// slice or array (index++ from -1, as go/ssa lowers it): the loop visits
-// every element, so goroutines running it meet on the same elements,
-// where an element picked by a computed index (a work queue's head) is
-// usually one goroutine's own.
+// slice or array, as go/ssa lowers it (index := -1; loop: index++): the
+// loop visits every element, so goroutines running it meet on the same
+// elements, where an element picked by a computed index (a work queue's
+// head) is usually one goroutine's own. Other loops over indexes (for i
+// := range len(s), or by hand) are not recognized.
 func rangedIndex(i ssa.Value) bool {
 	add, ok := i.(*ssa.BinOp)
-	if !ok || add.Op != token.ADD {
+	if !ok || add.Op != token.ADD || !isIntConst(add.Y, 1) {
 		return false
 	}
 	phi, ok := add.X.(*ssa.Phi)
-	if !ok {
+	if !ok || len(phi.Edges) != 2 {
 		return false
 	}
-	for _, e := range phi.Edges {
-		if k, ok := e.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Int {
-			if n, exact := constant.Int64Val(k.Value); exact && n == -1 {
-				return true
-			}
-		}
+	start, back := phi.Edges[0], phi.Edges[1]
+	return isIntConst(start, -1) && back == ssa.Value(add) || isIntConst(back, -1) && start == ssa.Value(add)
+}
+
+// isIntConst reports whether v is the integer constant n.
+func isIntConst(v ssa.Value, n int64) bool {
+	k, ok := v.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return false
 	}
-	return false
+	got, exact := constant.Int64Val(k.Value)
+	return exact && got == n
 }
 
 // mapElement traces an element of map m, a pointer the map holds

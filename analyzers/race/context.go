@@ -740,7 +740,7 @@ func (c *checker) paramCallHeldDepth(call *ssa.Call, v ssa.Value, depth int) (he
 	}
 	for i, arg := range call.Call.Args {
 		if arg == v && i < len(callee.Params) {
-			return c.heldAtUses(callee.Params[i], false, depth)
+			return c.heldAtUses(callee.Params[i], nil, depth)
 		}
 	}
 	return nil, false
@@ -749,12 +749,12 @@ func (c *checker) paramCallHeldDepth(call *ssa.Call, v ssa.Value, depth int) (he
 // heldAtUses returns the locks held at every call of the function value
 // f (a parameter, or a literal capturing one): where it is called, and
 // where the calls it is passed to or the literals that capture it call
-// it (see paramCallHeld). When cell is set, f is a variable holding the
-// function (a captured parameter's Alloc, or a literal's free variable
-// holding it): its loads are the uses, and a store other than the one
-// spilling the parameter makes it unknown. It returns false when the
+// it (see paramCallHeld). When cell is not nil, f is a variable holding
+// the function value cell (a captured parameter's Alloc, or a literal's
+// free variable holding it): its loads are the uses, and a store other
+// than the one spilling cell makes it unknown. It returns false when the
 // function goes anywhere else.
-func (c *checker) heldAtUses(f ssa.Value, cell bool, depth int) (heldSet, bool) {
+func (c *checker) heldAtUses(f, cell ssa.Value, depth int) (heldSet, bool) {
 	if depth > maxTraceDepth {
 		return nil, false
 	}
@@ -764,7 +764,7 @@ func (c *checker) heldAtUses(f ssa.Value, cell bool, depth int) (heldSet, bool) 
 		var h heldSet
 		switch r := r.(type) {
 		case *ssa.Call:
-			if cell {
+			if cell != nil {
 				return nil, false
 			}
 			h = c.heldBefore(r)
@@ -777,23 +777,23 @@ func (c *checker) heldAtUses(f ssa.Value, cell bool, depth int) (heldSet, bool) 
 				h = h.union(passed)
 			}
 		case *ssa.Store:
-			if _, spill := r.Val.(*ssa.Parameter); cell && spill && r.Addr == f {
+			if cell != nil && r.Addr == f && r.Val == cell {
 				continue // the spill itself
 			}
 			alloc, ok := r.Addr.(*ssa.Alloc)
-			if cell || r.Val != f || !ok {
+			if cell != nil || r.Val != f || !ok {
 				return nil, false
 			}
 			// A parameter a literal captures, spilled to a variable.
-			if h, ok = c.heldAtUses(alloc, true, depth+1); !ok {
+			if h, ok = c.heldAtUses(alloc, f, depth+1); !ok {
 				return nil, false
 			}
 		case *ssa.UnOp:
 			var ok bool
-			if !cell || r.Op != token.MUL {
+			if cell == nil || r.Op != token.MUL {
 				return nil, false
 			}
-			if h, ok = c.heldAtUses(r, false, depth+1); !ok {
+			if h, ok = c.heldAtUses(r, nil, depth+1); !ok {
 				return nil, false
 			}
 		case *ssa.MakeClosure:
@@ -808,7 +808,7 @@ func (c *checker) heldAtUses(f ssa.Value, cell bool, depth int) (heldSet, bool) 
 			if !ok {
 				return nil, false
 			}
-			outer, ok := c.heldAtUses(r, false, depth+1)
+			outer, ok := c.heldAtUses(r, nil, depth+1)
 			if !ok {
 				return nil, false
 			}

@@ -109,9 +109,12 @@
 //     loop, joined or not (a ParallelizeUntil helper: for each worker,
 //     go func() { ...; work(piece) }()), runs in several copies at once:
 //     the copies are matched with each other on the caller's memory the
-//     function reaches, also where the callee converts it to a named
-//     function type or hands it on inside a literal (the accessFact's
-//     Parallel).
+//     function reaches, under the locks the callee holds around its calls,
+//     also where the callee converts it to a named function type or hands
+//     it on inside a literal (the accessFact's Parallel). A goroutine
+//     handed the element its loop visits is not matched with what the
+//     spawner does in later rounds of that loop (the next elements), but
+//     is with what it does in the same round after the go statement.
 //
 // WRONG:
 //
@@ -431,7 +434,8 @@
 // (bound at calls to the caller's variable); slice and array elements
 // (s[i] is never reported: goroutines usually
 // own distinct indices; the fields of a struct reached through an
-// element that a range loop visits are, rooted at the variable holding
+// element that a range loop over the slice or array visits (not for i :=
+// range len(s), nor a loop written by hand) are, rooted at the variable holding
 // the slice, since copies of the loop meet on every element, but not
 // through an element picked by a computed index, a work queue's head;
 // whether such an element is new memory is judged from the element, not

@@ -36,9 +36,17 @@ type accessFact struct {
 	// (errgroup's Go): the function a caller passes runs beside it.
 	Starts []int `json:",omitempty"`
 	// Parallel are the function-typed parameters that goroutines the
-	// function starts in a loop call (a ParallelizeUntil helper): the
-	// function a caller passes runs in several goroutines at once.
-	Parallel []int `json:",omitempty"`
+	// function starts in a loop call (a ParallelizeUntil helper), with
+	// the locks held around the calls: the function a caller passes runs
+	// in several goroutines at once.
+	Parallel []parallelCall `json:",omitempty"`
+}
+
+// A parallelCall is a function-typed parameter (receiver first) that
+// goroutines call several at once, with the locks held at the calls.
+type parallelCall struct {
+	Param int
+	Held  []heldLock `json:",omitempty"`
 }
 
 // A factAccess is one access of an accessFact.
@@ -90,7 +98,7 @@ func (f *accessFact) String() string {
 		parts = append(parts, fmt.Sprintf("starts $%d", p))
 	}
 	for _, p := range f.Parallel {
-		parts = append(parts, fmt.Sprintf("parallel $%d", p))
+		parts = append(parts, fmt.Sprintf("parallel $%d", p.Param))
 	}
 	return "accesses(" + strings.Join(parts, ", ") + ")"
 }
@@ -141,7 +149,9 @@ func (c *checker) exportFacts() {
 				f.Starts = append(f.Starts, pc.param)
 			}
 		}
-		f.Parallel = s.parallel
+		for _, pc := range s.parallel {
+			f.Parallel = append(f.Parallel, parallelCall{Param: pc.param, Held: pc.held})
+		}
 		if len(f.Accesses) > 0 || f.Signals || f.Waits || f.Fresh || len(f.Starts) > 0 || len(f.Parallel) > 0 {
 			c.pass.ExportObjectFact(obj, f)
 		}

@@ -190,13 +190,13 @@ func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
 	var out []*goroutine
 	for _, callee := range c.callees(cs.instr) {
-		for _, i := range c.parallelOf(callee) {
-			g := funcValue(passedFunc(argument(cs.instr.Common(), i)))
+		for _, pc := range c.parallelOf(callee) {
+			g := funcValue(passedFunc(argument(cs.instr.Common(), pc.param)))
 			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
 				continue
 			}
 			gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}}
-			gr.accesses = c.passedAccesses(fi.fn, cs, callee, paramCall{param: i}, nil, &gr.signals, nil)
+			gr.accesses = c.passedAccesses(fi.fn, cs, callee, pc, nil, &gr.signals, nil)
 			if len(gr.accesses) > 0 {
 				sortWritesFirst(gr.accesses)
 				out = append(out, gr)
@@ -546,10 +546,10 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 	}
 	for _, a := range g.accesses {
 		others := byLoc[a.loc()]
-		if c.perIteration(sp, g, a) {
+		if arg := c.iterationArg(sp, g, a); arg != nil {
 			// The element the loop handed this goroutine: the
 			// spawner's later rounds set up the next elements.
-			others = slices.DeleteFunc(slices.Clone(others), func(b *access) bool { return sp.inLoopOf(g.stmt, b) })
+			others = slices.DeleteFunc(slices.Clone(others), func(b *access) bool { return sp.laterRound(g.stmt, arg, b) })
 		}
 		if b := conflicting(a, others); b != nil {
 			whoA, goA := g.who(a)
@@ -618,16 +618,23 @@ func (c *checker) testDriven(spawner *ssa.Function, a *access) bool {
 // _, l := range c.links { go func(l *Link) { l.add(t) }(l) }): each
 // instance works on its own element.
 func (c *checker) perIteration(sp *spawner, g *goroutine, a *access) bool {
+	return c.iterationArg(sp, g, a) != nil
+}
+
+// iterationArg returns the argument of g's go statement through which a
+// reaches the element its loop hands the goroutine (see perIteration), or
+// nil.
+func (c *checker) iterationArg(sp *spawner, g *goroutine, a *access) ssa.Value {
 	for _, arg := range g.stmt.Common().Args {
 		if !sp.definedInLoop(arg, g.stmt) {
 			continue
 		}
 		root, path, ok := c.trace(arg, 0)
 		if ok && root == a.root && path != "" && strings.HasPrefix(a.path, path) && strings.ContainsAny(path, "[{") {
-			return true
+			return arg
 		}
 	}
-	return false
+	return nil
 }
 
 // checkPair reports memory shared by two goroutines of one spawner.

@@ -154,12 +154,13 @@ func inferGuard(accs []*access) (guard string, guarded, funcs int) {
 	return guard, guarded, len(perFunc)
 }
 
-// foreignGuard reports whether guard is a lock of this package's types
-// and obj a field of a type another package declares (a response the
-// package fetched and also keeps in a cache under its own lock): the
-// other package's code reads and writes the field too, out of sight, so
-// the locks this package holds around it are no evidence that the lock
-// guards every value of the type. A lock of the field's own type is.
+// foreignGuard reports whether obj is a field of a type another package
+// declares and guard is not a lock of that type (a response the package
+// fetched and also keeps in a cache under its own lock): the other
+// package's code reads and writes the field too, out of sight, so the
+// locks held around it here are no evidence that one of them guards
+// every value of the type. Types are matched by package name and type
+// name, as lock classes are written.
 func (c *checker) foreignGuard(obj object, guard string) bool {
 	typ, ok := strings.CutPrefix(obj.key, "field:")
 	if !ok || strings.HasPrefix(typ, "struct{") {

@@ -145,10 +145,12 @@ func (sp *spawner) joinsEachRound(g *goroutine) bool {
 	return len(joins) > 0 && !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return joins[x] })
 }
 
-// inLoopOf reports whether b, an access of the spawner or of a function
-// it calls, is made in the loop around go statement g: at an
-// instruction, or a call, reached from g and reaching g again.
-func (sp *spawner) inLoopOf(g ssa.Instruction, b *access) bool {
+// laterRound reports whether b, an access of the spawner or of a function
+// it calls, is made in the loop around go statement g only in a later
+// round than g's, once the loop has defined elem, g's argument, again: at
+// an instruction, or a call, that the loop reaches from g only through
+// elem's definition.
+func (sp *spawner) laterRound(g ssa.Instruction, elem ssa.Value, b *access) bool {
 	instr := b.instr
 	if instr.Parent() != sp.fi.fn {
 		if b.via == nil || b.via.Parent() != sp.fi.fn {
@@ -156,7 +158,8 @@ func (sp *spawner) inLoopOf(g ssa.Instruction, b *access) bool {
 		}
 		instr = b.via
 	}
-	return sp.inLoop(g) && sp.reachable(g.Block())[instr.Block().Index] && sp.reachable(instr.Block())[g.Block().Index]
+	inLoop := sp.inLoop(g) && sp.reachable(g.Block())[instr.Block().Index] && sp.reachable(instr.Block())[g.Block().Index]
+	return inLoop && !sp.sameInstance(g, elem, instr)
 }
 
 // waitsEachRound reports whether every path from go statement g round

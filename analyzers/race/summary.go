@@ -38,8 +38,9 @@ type summary struct {
 	// starts in a loop call, itself or through its callees (a
 	// ParallelizeUntil helper: for each worker, go func() { ...;
 	// work(piece) }()), joined or not: the function a caller passes runs
-	// in several goroutines at once.
-	parallel []int
+	// in several goroutines at once, under the locks held around the
+	// call (held).
+	parallel []paramCall
 }
 
 // A paramCall is a call of a function parameter (or, when free is set,
@@ -126,13 +127,13 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 // goroutines it starts in a loop call (see summary.parallel), or that it
 // passes on for such a parameter of a callee of the package or, through
 // its fact, of another.
-func (c *checker) parallelParams(fi *funcInfo) []int {
+func (c *checker) parallelParams(fi *funcInfo) []paramCall {
 	fn := fi.fn
-	var out []int
+	var out []paramCall
 	add := func(ups []paramCall) {
 		for _, pc := range ups {
-			if !pc.free && !slices.Contains(out, pc.param) {
-				out = append(out, pc.param)
+			if !pc.free && !slices.ContainsFunc(out, func(o paramCall) bool { return o.param == pc.param && equalHeld(o.held, pc.held) }) {
+				out = append(out, pc)
 			}
 		}
 	}
@@ -162,8 +163,8 @@ func (c *checker) parallelParams(fi *funcInfo) []int {
 			continue
 		}
 		for _, callee := range c.callees(cs.instr) {
-			for _, i := range c.parallelOf(callee) {
-				c.passedAccesses(fn, cs, callee, paramCall{param: i}, nil, &signals, &ups)
+			for _, pc := range c.parallelOf(callee) {
+				c.passedAccesses(fn, cs, callee, pc, nil, &signals, &ups)
 			}
 		}
 		add(ups)
@@ -171,16 +172,22 @@ func (c *checker) parallelParams(fi *funcInfo) []int {
 	return out
 }
 
-// parallelOf returns the parameters of callee that run in several
-// goroutines at once (summary.parallel, or accessFact.Parallel).
-func (c *checker) parallelOf(callee *ssa.Function) []int {
+// parallelOf returns the calls of callee's parameters that run in
+// several goroutines at once, with the locks held around them
+// (summary.parallel, or accessFact.Parallel).
+func (c *checker) parallelOf(callee *ssa.Function) []paramCall {
 	if c.isLocal(callee) {
 		return c.summary(callee).parallel
 	}
-	if f := c.importFact(callee); f != nil {
-		return f.Parallel
+	f := c.importFact(callee)
+	if f == nil {
+		return nil
 	}
-	return nil
+	out := make([]paramCall, len(f.Parallel))
+	for i, p := range f.Parallel {
+		out[i] = paramCall{param: p.Param, held: makeHeldSet(p.Held)}
+	}
+	return out
 }
 
 // backgroundAccesses returns the accesses, to memory fn's callers share,
@@ -872,7 +879,6 @@ func (c *checker) rebase(a *access, arg ssa.Value, path string) *access {
 	return a
 }
 
-// argument returns the value passed for parameter i (receiver first).
 // passedFunc returns the function value v converts to a named function
 // type (ParallelizeUntil(n, DoWorkPieceFunc(check))), or v.
 func passedFunc(v ssa.Value) ssa.Value {
@@ -885,6 +891,7 @@ func passedFunc(v ssa.Value) ssa.Value {
 	}
 }
 
+// argument returns the value passed for parameter i (receiver first).
 func argument(call *ssa.CallCommon, i int) ssa.Value {
 	if i < 0 {
 		return nil

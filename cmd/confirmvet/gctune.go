@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 )
 
 // gcSlack is how far tuneGC lets a small heap grow past what is live
@@ -14,20 +15,22 @@ const gcSlack = 64 << 20
 // maxGCPercent bounds the collector's target that tuneGC sets.
 const maxGCPercent = 1000
 
-// tuneGC lets a heap that is small grow by slack bytes between
-// collections, instead of by what is live (GOGC=100), and leaves a heap
-// of slack bytes or more at the default. go vet runs one process per
-// package, most of them small: at GOGC=100 they collected heaps of a few
-// tens of megabytes so often that the collector took a fifth of the
-// tree's CPU time (nats.go), while the memory the tree needs is that of
-// its largest unit, which the slack does not touch, and a small unit
-// grows by at most slack bytes. After each collection the target is set
-// again from the heap then live. An explicit GOGC or GOMEMLIMIT in the
-// environment wins: tuneGC then does nothing.
-func tuneGC(slack uint64) {
+// tuneGC lets a heap that is small grow by up to slack bytes between
+// collections (at most maxGCPercent/100 times what is live), instead of
+// by what is live (GOGC=100), and leaves a heap of slack bytes or more at
+// the default. go vet runs one process per package, most of them small:
+// at GOGC=100 they collected heaps of a few tens of megabytes so often
+// that the collector took a fifth of the tree's CPU time (nats.go), while
+// the memory the tree needs is that of its largest unit, which the slack
+// does not touch, and a small unit grows by at most slack bytes. After
+// each collection the target is set again from the heap then live, until
+// stop is called. An explicit GOGC or GOMEMLIMIT in the environment wins:
+// tuneGC then does nothing.
+func tuneGC(slack uint64) (stop func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return func() {}
 	}
+	var stopped atomic.Bool
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	set := func() {
 		metrics.Read(sample)
@@ -38,14 +41,20 @@ func tuneGC(slack uint64) {
 	// unreachable; setting it again keeps it for the next one.
 	var rearm func(*gcSentinel)
 	rearm = func(s *gcSentinel) {
+		if stopped.Load() {
+			return
+		}
 		set()
 		runtime.SetFinalizer(s, rearm)
 	}
 	runtime.SetFinalizer(&gcSentinel{}, rearm)
+	return func() { stopped.Store(true) }
 }
 
-// A gcSentinel is an object only its finalizer refers to (not of size
-// zero, which the allocator may not give an address of its own).
+// A gcSentinel is an object only its finalizer refers to, large enough
+// for an allocation of its own (the allocator packs smaller objects
+// without pointers together, and gives all objects of size zero one
+// address).
 type gcSentinel struct{ _ [16]byte }
 
 // gcPercent returns the GOGC value whose heap goal is live plus slack

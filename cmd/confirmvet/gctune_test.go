@@ -32,8 +32,11 @@ func TestTuneGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	old := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(old)
-	tuneGC(gcSlack)
+	stop := tuneGC(gcSlack)
+	t.Cleanup(func() {
+		stop()
+		debug.SetGCPercent(old)
+	})
 	debug.SetGCPercent(100)
 	for i := 0; i < 3; i++ {
 		runtime.GC() // the sentinel is found unreachable, its finalizer queued
