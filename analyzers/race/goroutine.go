@@ -211,17 +211,14 @@ func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
 // function it passed reaches (a counter the callback increments).
 func (c *checker) checkCopies(g *goroutine) {
 	spawner := g.stmt.Parent()
+	shared := slices.DeleteFunc(slices.Clone(g.accesses), func(a *access) bool {
+		return unrooted(a) || c.goroutineOwn(a.root, spawner) || !a.write && c.testDriven(spawner, a)
+	})
 	byLoc := map[loc][]*access{}
-	for _, a := range g.accesses {
-		if unrooted(a) || c.goroutineOwn(a.root, spawner) || !a.write && c.testDriven(spawner, a) {
-			continue
-		}
+	for _, a := range shared {
 		byLoc[a.loc()] = append(byLoc[a.loc()], a)
 	}
-	for _, a := range g.accesses {
-		if unrooted(a) || c.goroutineOwn(a.root, spawner) || !a.write && c.testDriven(spawner, a) {
-			continue
-		}
+	for _, a := range shared {
 		b := conflicting(a, byLoc[a.loc()])
 		if b == nil || !c.inTestFile(spawner) && c.ofTestType(a) {
 			continue

@@ -128,48 +128,53 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 // passes on for such a parameter of a callee of the package or, through
 // its fact, of another.
 func (c *checker) parallelParams(fi *funcInfo) []paramCall {
-	fn := fi.fn
 	var out []paramCall
-	add := func(ups []paramCall) {
+	var sp *spawner
+	for _, cs := range fi.calls {
+		var ups []paramCall
+		if g, ok := cs.instr.(*ssa.Go); ok {
+			if sp == nil {
+				sp = newSpawner(c, fi)
+			}
+			if sp.inLoop(g) && !sp.waitsEachRound(g) { // not one goroutine at a time (a retry loop's attempts)
+				ups = c.paramsCalledBy(fi.fn, cs, g)
+			}
+		} else {
+			var signals bool
+			for _, callee := range c.callees(cs.instr) {
+				for _, pc := range c.parallelOf(callee) {
+					c.passedAccesses(fi.fn, cs, callee, pc, nil, &signals, &ups)
+				}
+			}
+		}
 		for _, pc := range ups {
 			if !pc.free && !slices.ContainsFunc(out, func(o paramCall) bool { return o.param == pc.param && equalHeld(o.held, pc.held) }) {
 				out = append(out, pc)
 			}
 		}
 	}
-	var sp *spawner
-	for _, cs := range fi.calls {
-		var signals bool
-		var ups []paramCall
-		if g, ok := cs.instr.(*ssa.Go); ok {
-			if sp == nil {
-				sp = newSpawner(c, fi)
-			}
-			if !sp.inLoop(g) || sp.waitsEachRound(g) {
-				continue // one goroutine at a time (a retry loop's attempts)
-			}
-			if p := paramOf(fn, g.Call.Value); p != nil {
-				ups = append(ups, paramCall{param: indexOfParam(fn, p)}) // go work()
-			}
-			for _, callee := range c.callees(cs.instr) {
-				if !c.isLocal(callee) {
-					continue
-				}
-				for _, pc := range c.summary(callee).paramCalls {
-					c.passedAccesses(fn, cs, callee, pc, nil, &signals, &ups)
-				}
-			}
-			add(ups)
+	return out
+}
+
+// paramsCalledBy returns the calls of fn's function-typed parameters
+// that the goroutine g starts makes: go work(), or a literal or function
+// of the package calling what fn passes it (go func() { work(i) }()),
+// with the locks held at those calls.
+func (c *checker) paramsCalledBy(fn *ssa.Function, cs callSite, g *ssa.Go) []paramCall {
+	var ups []paramCall
+	if p := paramOf(fn, g.Call.Value); p != nil {
+		ups = append(ups, paramCall{param: indexOfParam(fn, p)})
+	}
+	var signals bool
+	for _, callee := range c.callees(cs.instr) {
+		if !c.isLocal(callee) {
 			continue
 		}
-		for _, callee := range c.callees(cs.instr) {
-			for _, pc := range c.parallelOf(callee) {
-				c.passedAccesses(fn, cs, callee, pc, nil, &signals, &ups)
-			}
+		for _, pc := range c.summary(callee).paramCalls {
+			c.passedAccesses(fn, cs, callee, pc, nil, &signals, &ups)
 		}
-		add(ups)
 	}
-	return out
+	return ups
 }
 
 // parallelOf returns the calls of callee's parameters that run in
