@@ -421,25 +421,19 @@ func (c *checker) heldAtReturns(d *ssa.Defer) heldSet {
 			n++
 		}
 	}
-	start := d.Block()
-	visit(start.Instrs[slices.Index(start.Instrs, ssa.Instruction(d))+1:])
-	seen := map[*ssa.BasicBlock]bool{}
-	work := slices.Clone(start.Succs)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if b == start {
+	start, i := d.Block(), slices.Index(d.Block().Instrs, ssa.Instruction(d))
+	visit(start.Instrs[i+1:])
+	reach := reachableFrom(start)
+	for _, b := range d.Parent().Blocks {
+		switch {
+		case !reach[b.Index]:
+		case b == start:
 			// A defer in a loop: the block's returns before it run
 			// the calls deferred in earlier iterations.
-			visit(b.Instrs[:slices.Index(b.Instrs, ssa.Instruction(d))])
-		} else {
+			visit(b.Instrs[:i])
+		default:
 			visit(b.Instrs)
 		}
-		work = append(work, b.Succs...)
 	}
 	return held
 }
