@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // A goroutine is what the analyzer knows about one go statement: the
@@ -169,19 +171,27 @@ func (c *checker) handedOff(fi *funcInfo, cs callSite) []*goroutine {
 	for _, callee := range c.callees(cs.instr) {
 		params, signals := c.startedParams(cs.instr.Common(), callee, false)
 		for _, i := range params {
-			g := funcValue(passedFunc(argument(cs.instr.Common(), i)))
-			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
-				continue
-			}
-			gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}, signals: signals}
-			gr.accesses = c.passedAccesses(fi.fn, cs, callee, paramCall{param: i}, nil, &gr.signals, nil)
-			if len(gr.accesses) > 0 {
-				sortWritesFirst(gr.accesses)
-				out = append(out, gr)
-			}
+			out = c.addPassed(out, fi, cs, callee, paramCall{param: i}, signals)
 		}
 	}
 	return out
+}
+
+// addPassed appends to out the goroutine that runs the function call site
+// cs passes to callee for pc.param, with its accesses through pc, unless
+// out has it already or it reaches nothing of fi.fn's.
+func (c *checker) addPassed(out []*goroutine, fi *funcInfo, cs callSite, callee *ssa.Function, pc paramCall, signals bool) []*goroutine {
+	g := funcValue(passedFunc(argument(cs.instr.Common(), pc.param)))
+	if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
+		return out
+	}
+	gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}, signals: signals}
+	gr.accesses = c.passedAccesses(fi.fn, cs, callee, pc, nil, &gr.signals, nil)
+	if len(gr.accesses) == 0 {
+		return out
+	}
+	sortWritesFirst(gr.accesses)
+	return append(out, gr)
 }
 
 // runInParallel returns the goroutines that run the functions call site
@@ -191,16 +201,7 @@ func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
 	var out []*goroutine
 	for _, callee := range c.callees(cs.instr) {
 		for _, pc := range c.parallelOf(callee) {
-			g := funcValue(passedFunc(argument(cs.instr.Common(), pc.param)))
-			if g == nil || slices.ContainsFunc(out, func(gr *goroutine) bool { return gr.entries[0] == g }) {
-				continue
-			}
-			gr := &goroutine{stmt: cs.instr, name: funcName(g), entries: []*ssa.Function{g}}
-			gr.accesses = c.passedAccesses(fi.fn, cs, callee, pc, nil, &gr.signals, nil)
-			if len(gr.accesses) > 0 {
-				sortWritesFirst(gr.accesses)
-				out = append(out, gr)
-			}
+			out = c.addPassed(out, fi, cs, callee, pc, false)
 		}
 	}
 	return out
@@ -978,7 +979,7 @@ func (c *checker) afterWaitFor(h *goroutine, a *access, g *goroutine) bool {
 	for _, b := range entry.Blocks {
 		for _, w := range b.Instrs {
 			obj := waitedOn(w)
-			if obj != nil && w != instr && signals[c.syncKey(h, obj)] && after(w, instr) {
+			if obj != nil && w != instr && signals[c.syncKey(h, obj)] && lockset.After(w, instr) {
 				return true
 			}
 		}
