@@ -449,12 +449,18 @@ func rangedIndex(i ssa.Value) bool {
 
 // isIntConst reports whether v is the integer constant n.
 func isIntConst(v ssa.Value, n int64) bool {
+	got, ok := intConst(v)
+	return ok && got == n
+}
+
+// intConst returns the value of v, an integer constant that fits an
+// int64; false for any other value.
+func intConst(v ssa.Value) (int64, bool) {
 	k, ok := v.(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
-		return false
+		return 0, false
 	}
-	got, exact := constant.Int64Val(k.Value)
-	return exact && got == n
+	return constant.Int64Val(k.Value)
 }
 
 // mapElement traces an element of map m, a pointer the map holds

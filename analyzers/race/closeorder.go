@@ -1,7 +1,6 @@
 package race
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -261,16 +260,12 @@ func receivedFrom(instr ssa.Instruction, base ssa.Value) []string {
 			return true
 		}
 		ext, ok := bin.X.(*ssa.Extract)
-		k, isConst := bin.Y.(*ssa.Const)
-		if !ok || !isConst || ext.Index != 0 || k.Value == nil {
+		i, isInt := intConst(bin.Y)
+		if !ok || !isInt || ext.Index != 0 {
 			return true
 		}
 		sel, ok := ext.Tuple.(*ssa.Select)
-		if !ok || k.Value.Kind() != constant.Int {
-			return true
-		}
-		i, exact := constant.Int64Val(k.Value)
-		if !exact || i < 0 || int(i) >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
+		if !ok || i < 0 || int(i) >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
 			return true
 		}
 		recv(sel.States[i].Chan)

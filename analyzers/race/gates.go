@@ -1,7 +1,6 @@
 package race
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -104,16 +103,12 @@ func selectCase(cond ssa.Value) (*ssa.Select, int, bool) {
 		return nil, 0, false
 	}
 	ext, ok := bin.X.(*ssa.Extract)
-	k, isConst := bin.Y.(*ssa.Const)
-	if !ok || !isConst || ext.Index != 0 || k.Value == nil || k.Value.Kind() != constant.Int {
+	i, isInt := intConst(bin.Y)
+	if !ok || !isInt || ext.Index != 0 {
 		return nil, 0, false
 	}
 	sel, ok := ext.Tuple.(*ssa.Select)
-	if !ok {
-		return nil, 0, false
-	}
-	i, exact := constant.Int64Val(k.Value)
-	return sel, int(i), exact
+	return sel, int(i), ok
 }
 
 // chanKey names the channel field that v, a channel value, is loaded

@@ -69,12 +69,7 @@ func unbufferedChan(v ssa.Value) bool {
 	if !ok {
 		return false
 	}
-	k, ok := ch.Size.(*ssa.Const)
-	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
-		return false
-	}
-	n, exact := constant.Int64Val(k.Value)
-	return exact && n == 0
+	return isIntConst(ch.Size, 0)
 }
 
 // chanUses returns the instructions that use the channel v holds: v's
