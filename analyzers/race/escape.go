@@ -3,9 +3,10 @@ package race
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // escapes answers whether a local allocation has escaped its function at
@@ -625,7 +626,7 @@ func (c *checker) detached(load *ssa.UnOp) bool {
 		return false
 	}
 	for _, st := range c.replacingStores(load.Parent()) {
-		if !sameFieldAddr(st.Addr, fa) || !after(load, st) {
+		if !sameFieldAddr(st.Addr, fa) || !lockset.After(load, st) {
 			continue
 		}
 		if held := c.heldBefore(load); len(held) > 0 && held.protects(c.heldBefore(st)) {
@@ -713,13 +714,4 @@ func (c *checker) fromDetached(v ssa.Value, seen map[*ssa.Phi]bool) bool {
 		return c.detached(v) || c.fromDetached(fa.X, seen)
 	}
 	return false
-}
-
-// after reports whether b runs only after a: later in a's block, or in
-// a block that a's block dominates.
-func after(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return slices.Index(a.Block().Instrs, a) < slices.Index(a.Block().Instrs, b)
-	}
-	return a.Block().Dominates(b.Block())
 }

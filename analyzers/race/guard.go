@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // A lock is inferred to guard an object (RacerX-style belief: code that
@@ -403,7 +405,7 @@ func callsAfter(instr ssa.Instruction, target *ssa.Function) bool {
 	for _, b := range instr.Parent().Blocks {
 		for _, x := range b.Instrs {
 			call, ok := x.(*ssa.Call)
-			if !ok || !after(instr, x) {
+			if !ok || !lockset.After(instr, x) {
 				continue
 			}
 			if callee := call.Call.StaticCallee(); callee != nil && (callee == target || callee.Origin() == target) {

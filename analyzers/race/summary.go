@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // maxSummary bounds the number of distinct accesses a function summary
@@ -366,7 +368,7 @@ func afterSignal(lit *ssa.Function, sigs []ssa.Instruction, a *access) bool {
 		return false
 	}
 	for _, s := range sigs {
-		if after(s, at) {
+		if lockset.After(s, at) {
 			return true
 		}
 	}

@@ -293,12 +293,12 @@ func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) 
 		return false
 	}
 	made := e.cls.closures[callee]
-	return len(made) > 0 && !slices.ContainsFunc(made, func(mc *ssa.MakeClosure) bool { return !after(read, mc) })
+	return len(made) > 0 && !slices.ContainsFunc(made, func(mc *ssa.MakeClosure) bool { return !After(read, mc) })
 }
 
-// after reports whether b runs only after a: later in a's block, or in a
-// block that a's block dominates.
-func after(a, b ssa.Instruction) bool {
+// After reports whether b runs only after a, two instructions of one
+// function: later in a's block, or in a block that a's block dominates.
+func After(a, b ssa.Instruction) bool {
 	if a.Block() == b.Block() {
 		return slices.Index(a.Block().Instrs, a) < slices.Index(a.Block().Instrs, b)
 	}
