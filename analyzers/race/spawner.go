@@ -158,7 +158,7 @@ func (sp *spawner) laterRound(g ssa.Instruction, elem ssa.Value, b *access) bool
 		}
 		instr = b.via
 	}
-	inLoop := sp.inLoop(g) && sp.reachable(g.Block())[instr.Block().Index] && sp.reachable(instr.Block())[g.Block().Index]
+	inLoop := sp.reachable(g.Block())[instr.Block().Index] && sp.reachable(instr.Block())[g.Block().Index]
 	return inLoop && !sp.sameInstance(g, elem, instr)
 }
 
