@@ -1,6 +1,7 @@
 package warning
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"strings"
@@ -10,7 +11,10 @@ import (
 
 // Report finishes w, and unless a suppression comment covers its primary
 // position, reports it as a diagnostic of pass with every other site as a
-// related position and appends it to res. It reports whether w was kept.
+// related position and appends it to res. A warning whose diagnostic
+// (position, message and related positions) res already holds is not
+// reported again: one double lock reached at each return of a function
+// prints once. It reports whether w was kept.
 func Report(pass *analysis.Pass, res *Result, w *Warning) bool {
 	if w.Analyzer == "" {
 		w.Analyzer = pass.Analyzer.Name
@@ -28,9 +32,27 @@ func Report(pass *analysis.Pass, res *Result, w *Warning) bool {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.Pos, Message: s.Role})
 		}
 	}
+	key := diagnosticKey(d)
+	if res.reported[key] {
+		return false
+	}
+	if res.reported == nil {
+		res.reported = map[string]bool{}
+	}
+	res.reported[key] = true
 	pass.Report(d)
 	res.Warnings = append(res.Warnings, w)
 	return true
+}
+
+// diagnosticKey identifies d by what a user sees of it.
+func diagnosticKey(d analysis.Diagnostic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s %s", d.Pos, d.Category, d.Message)
+	for _, r := range d.Related {
+		fmt.Fprintf(&b, "\n%d %s", r.Pos, r.Message)
+	}
+	return b.String()
 }
 
 // Suppressed reports whether a comment on the line of pos, or alone on the

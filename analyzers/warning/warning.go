@@ -127,6 +127,8 @@ func (w *Warning) Pos() token.Pos {
 // Result is the analysis Result of every Confirm analyzer.
 type Result struct {
 	Warnings []*Warning
+
+	reported map[string]bool // the diagnostics reported, see Report
 }
 
 // Finish fills the derived fields of w: the resolved positions of its
