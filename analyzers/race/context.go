@@ -1,6 +1,7 @@
 package race
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"maps"
@@ -383,7 +384,7 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 				c.ctx.callers[callee] = append(c.ctx.callers[callee], fn)
 			}
 		case *ssa.Go:
-			if instr.Call.Value == *op && joinedLiteral(instr, callee) {
+			if instr.Call.Value == *op && c.joinedLiteral(instr, callee) {
 				// It runs within fn's call (see joinedLiteral): under
 				// the locks fn's callers hold around it, though none
 				// that fn itself takes.
@@ -480,19 +481,49 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 		// handed and gave back, still unpublished at this call.
 		return inner.Parent() == caller && c.freshArg(caller, call, arg) && c.escapesOf(caller).before(v, call)
 	}
-	if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
+	if isResult(v) {
 		if made := c.freshBase(v); made != nil {
 			// lock, err := s.decodeLock(pair); s.prune(lock): what a
-			// constructor returned with an error, not yet let out.
+			// constructor returned (with an error, or through an
+			// allocator interface), not yet let out.
 			return made.Parent() == caller && c.escapesOf(caller).before(made, call)
 		}
 	}
 	root, _, ok := c.trace(v, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
-	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) {
+	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) || holdsParam(alloc) {
 		return false
 	}
 	return c.escapesOf(caller).before(alloc, call)
+}
+
+// holdsParam reports whether alloc is the variable go/ssa spills a
+// parameter to (a receiver that a function literal captures): what is
+// reached through it, the caller was handed, not made.
+func holdsParam(alloc *ssa.Alloc) bool {
+	for _, r := range *alloc.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+			if _, ok := st.Val.(*ssa.Parameter); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isResult reports whether v is a call's first result, as such or
+// asserted to a type.
+func isResult(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return true
+	case *ssa.Extract:
+		return v.Index == 0
+	case *ssa.TypeAssert:
+		_, ok := v.X.(*ssa.Call)
+		return ok && !v.CommaOk
+	}
+	return false
 }
 
 // escapesOf returns the escapes of fn, computed on first use.
@@ -927,41 +958,178 @@ func deferCaptured(alloc *ssa.Alloc) bool {
 }
 
 // joinedLiteral reports whether go statement g starts function literal
-// lit, which signals (sends, closes a channel, calls WaitGroup.Done,
-// itself or in a deferred call), and its function waits (a receive, a
-// select, WaitGroup.Wait) on every path from g to a return: the
-// goroutine runs within the call of the function that starts it, as a
-// fork-join helper does (a ReadAt holding the file's lock, fanning the
-// reads out to goroutines and collecting their results). The match of
-// the wait with the signal is coarse, as elsewhere in this analyzer.
-func joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
-	if lit.Parent() == nil || !signalsItself(lit) {
+// lit, which signals (sends, closes a channel, calls WaitGroup.Done or a
+// context's cancel function, itself or in a deferred call), and its
+// function waits on what lit signals (a receive, a select with such a
+// case, WaitGroup.Wait, <-ctx.Done()) on every path from g to a return:
+// the goroutine runs within the call of the function that starts it, as
+// a fork-join helper does (a ReadAt holding the file's lock, fanning the
+// reads out to goroutines and collecting their results). A wait on
+// something else (a start-up handshake on another channel, while lit
+// signals a WaitGroup as it exits) does not join it.
+func (c *checker) joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if lit.Parent() == nil || !ok {
 		return false
+	}
+	signals := c.literalSignals(lit, mc)
+	if len(signals) == 0 {
+		return false
+	}
+	matches := func(x ssa.Instruction) bool {
+		if v := waitedOn(x); v != nil {
+			return signals[c.joinKey(v)]
+		}
+		sel, ok := x.(*ssa.Select)
+		return ok && sel.Blocking && slices.ContainsFunc(sel.States, func(st *ssa.SelectState) bool {
+			return st.Dir == types.RecvOnly && signals[c.joinKey(st.Chan)]
+		})
 	}
 	fn := g.Parent()
 	i := slices.Index(g.Block().Instrs, ssa.Instruction(g))
 	for _, b := range fn.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && reachesAvoiding(g, i, ret, isWait) {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && reachesAvoiding(g, i, ret, matches) {
 			return false
 		}
 	}
 	return true
 }
 
-// signalsItself reports whether fn's own code sends on a channel, closes
-// one or calls WaitGroup.Done, directly or in a deferred call.
-func signalsItself(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
+// literalSignals returns the keys (see joinKey), in the words of the
+// function that makes closure mc, of the channels, WaitGroups and
+// contexts that lit's own code signals.
+func (c *checker) literalSignals(lit *ssa.Function, mc *ssa.MakeClosure) map[string]bool {
+	bound := func(fv *ssa.FreeVar) ssa.Value {
+		if i := indexOfFreeVar(lit, fv); i >= 0 && i < len(mc.Bindings) {
+			return mc.Bindings[i]
+		}
+		return nil
+	}
+	key := func(v ssa.Value) string {
+		switch x := v.(type) {
+		case *ssa.FreeVar:
+			if b := bound(x); b != nil {
+				return c.joinKey(b)
+			}
+			return ""
+		case *ssa.UnOp:
+			if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL {
+				b := bound(fv) // a captured variable
+				if b == nil {
+					return ""
+				}
+				if sv := storedIn(b); sv != nil && isCancelFunc(sv.Type()) {
+					return c.joinKey(sv)
+				}
+				return fmt.Sprintf("var %p", b)
+			}
+		}
+		return c.joinKey(v)
+	}
+	keys := map[string]bool{}
+	for _, b := range lit.Blocks {
 		for _, instr := range b.Instrs {
+			var v ssa.Value
 			switch x := instr.(type) {
 			case *ssa.Send:
-				return true
+				v = x.Chan
 			case ssa.CallInstruction:
-				if isSignal(x.Common()) {
-					return true
+				call := x.Common()
+				switch {
+				case isCancelFunc(call.Value.Type()):
+					v = call.Value
+				case isSignal(call) && len(call.Args) == 1:
+					v = call.Args[0]
 				}
+			}
+			if v == nil {
+				continue
+			}
+			if k := key(v); k != "" {
+				keys[k] = true
 			}
 		}
 	}
-	return false
+	return keys
+}
+
+// goroutineCancels returns the keys (see joinKey) of the contexts whose
+// cancel function the function literal that g starts calls itself
+// (defer cancel(), or cancel() after its last write).
+func (c *checker) goroutineCancels(g *goroutine) map[string]bool {
+	gs, ok := g.stmt.(*ssa.Go)
+	if !ok {
+		return nil
+	}
+	mc, ok := gs.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return nil
+	}
+	var out map[string]bool
+	for k := range c.literalSignals(mc.Fn.(*ssa.Function), mc) {
+		if strings.HasPrefix(k, "ctx ") {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// waitsOnAll reports whether x waits on one of keys (see joinKey) however
+// it proceeds: a receive or WaitGroup.Wait on one, or a select each of
+// whose cases receives from one.
+func (c *checker) waitsOnAll(x ssa.Instruction, keys map[string]bool) bool {
+	if v := waitedOn(x); v != nil {
+		return keys[c.joinKey(v)]
+	}
+	sel, ok := x.(*ssa.Select)
+	if !ok || !sel.Blocking || len(sel.States) == 0 {
+		return false
+	}
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly || !keys[c.joinKey(st.Chan)] {
+			return false
+		}
+	}
+	return true
+}
+
+// joinKey names the channel, WaitGroup or context that v, a value of the
+// function making a goroutine, is: a field by its type and name, a
+// variable by its address, a context by the call that made it (its
+// cancel function, and the Done channel of its context), any other value
+// by itself.
+func (c *checker) joinKey(v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			if fa, ok := x.X.(*ssa.FieldAddr); ok {
+				return c.fieldKey(fa)
+			}
+			if sv := storedIn(x.X); sv != nil && isCancelFunc(sv.Type()) {
+				return c.joinKey(sv) // cancel, captured by a closure
+			}
+			return fmt.Sprintf("var %p", x.X)
+		}
+	case *ssa.FieldAddr:
+		return c.fieldKey(x)
+	case *ssa.Extract:
+		if x.Index == 1 && isCancelFunc(x.Type()) {
+			return fmt.Sprintf("ctx %p", x.Tuple)
+		}
+	case *ssa.Call:
+		if !x.Call.IsInvoke() || x.Call.Method.Name() != "Done" {
+			break
+		}
+		ctx := x.Call.Value
+		if u, ok := ctx.(*ssa.UnOp); ok && u.Op == token.MUL && storedIn(u.X) != nil {
+			ctx = storedIn(u.X) // ctx, captured by a closure
+		}
+		if ext, ok := ctx.(*ssa.Extract); ok && ext.Index == 0 {
+			return fmt.Sprintf("ctx %p", ext.Tuple)
+		}
+	}
+	return fmt.Sprintf("%p", v)
 }

@@ -372,7 +372,7 @@ func (c *checker) freshBase(addr ssa.Value) *ssa.Call {
 			}
 			addr = a.X
 		case *ssa.Call:
-			if callee := a.Call.StaticCallee(); callee != nil && c.fresh(callee, 0) {
+			if c.freshCall(a, 0) {
 				return a
 			}
 			return nil
@@ -439,7 +439,12 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 		switch v := v.(type) {
 		case *ssa.Alloc:
 		case *ssa.Call:
-			if callee := v.Call.StaticCallee(); callee == nil || !c.fresh(callee, depth+1) {
+			if !c.freshCall(v, depth+1) {
+				return false
+			}
+		case *ssa.TypeAssert: // return p.pool.Get().(*Span)
+			call, ok := v.X.(*ssa.Call)
+			if !ok || v.CommaOk || !c.freshCall(call, depth+1) {
 				return false
 			}
 		case *ssa.Const:
@@ -459,6 +464,23 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 	}
 	c.freshFuncs[fn] = ok
 	return ok
+}
+
+// freshCall reports whether call returns a new object (see fresh): its
+// callee does, or, at a call of an interface method or a function value,
+// every function the call may reach does (an allocator interface whose
+// implementations make a new object or take one from a pool).
+func (c *checker) freshCall(call *ssa.Call, depth int) bool {
+	if callee := call.Call.StaticCallee(); callee != nil {
+		return c.fresh(callee, depth)
+	}
+	fns := c.callees(call)
+	for _, fn := range fns {
+		if !c.fresh(fn, depth) {
+			return false
+		}
+	}
+	return len(fns) > 0
 }
 
 // ownedElement reports whether addr is reached from an element of a map

@@ -9,16 +9,36 @@ import (
 // that WaitGroup is done: a function that waits on the same field before
 // an access (s.stop <- x; <-s.stop; s.flushInputQueue(), with the send
 // loop's defer close(s.stop)) is ordered after everything the goroutine
-// did. Fields are compared by their type and name, not by instance.
+// did. So has a goroutine whose last act before a return is a send on a
+// channel field (w.doneCh <- struct{}{}; return), a close of one or Done
+// on a WaitGroup field, once a wait on that field has returned: a Close
+// that stops two such loops and receives twice runs after both. Fields are compared by their type and
+// name, not by instance.
 
 // exitSignals returns the keys (see checker.fieldKey) of the channel and
-// WaitGroup fields that fn closes or calls Done on in a deferred call.
+// WaitGroup fields that fn closes or calls Done on in a deferred call, or
+// signals (a send, close, Done) as the last thing before it returns.
 func (c *checker) exitSignals(fn *ssa.Function) map[string]bool {
 	if keys, ok := c.exits[fn]; ok {
 		return keys
 	}
 	keys := map[string]bool{}
+	quietDefers := true
 	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok && !signalOnly(&d.Call) {
+				quietDefers = false
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		if v := finalSignal(b); v != nil && quietDefers {
+			if k := c.chanKey(v); k != "" {
+				keys[k] = true
+			} else if k := c.fieldKey(v); k != "" {
+				keys[k] = true
+			}
+		}
 		for _, instr := range b.Instrs {
 			d, ok := instr.(*ssa.Defer)
 			if !ok || len(d.Call.Args) != 1 {
@@ -40,37 +60,61 @@ func (c *checker) exitSignals(fn *ssa.Function) map[string]bool {
 	return keys
 }
 
+// finalSignal returns the channel or WaitGroup that b signals last (a
+// send, a close, Done), when only its function's return (and the
+// deferred calls it runs) follow in b.
+func finalSignal(b *ssa.BasicBlock) ssa.Value {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok {
+		return nil
+	}
+	for i := len(b.Instrs) - 2; i >= 0; i-- {
+		switch x := b.Instrs[i].(type) {
+		case *ssa.Send:
+			return x.Chan
+		case *ssa.Call:
+			if len(x.Call.Args) == 1 && (isBuiltin(&x.Call, "close") || isSyncMethod(&x.Call, "WaitGroup", "Done")) {
+				return x.Call.Args[0]
+			}
+			return nil
+		case *ssa.RunDefers, *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// signalOnly reports whether call, a deferred call, only signals or
+// releases (close, WaitGroup.Done, Unlock): it touches no memory that a
+// waiter could use after the goroutine's last send.
+func signalOnly(call *ssa.CallCommon) bool {
+	return isBuiltin(call, "close") || isSyncMethod(call, "WaitGroup", "Done") ||
+		isSyncMethod(call, "Mutex", "Unlock") || isSyncMethod(call, "RWMutex", "Unlock") || isSyncMethod(call, "RWMutex", "RUnlock")
+}
+
 // waitedBefore returns the keys of the channel and WaitGroup fields that
-// instr's function receives from or waits on before instr, on every path
-// (a wait that dominates it).
+// instr's function receives from or waits on along every path to instr
+// (see mustWaitIn).
 func (c *checker) waitedBefore(instr ssa.Instruction) []string {
 	fn := instr.Parent()
 	if fn == nil || instr.Block() == nil {
 		return nil
 	}
-	var keys []string
-	for _, b := range fn.Blocks {
-		if !b.Dominates(instr.Block()) {
-			continue
+	key := func(v ssa.Value) string {
+		if k := c.chanKey(v); k != "" {
+			return k // a channel field, received from
 		}
-		for _, w := range b.Instrs {
-			if w == instr {
-				break
-			}
-			obj := waitedOn(w)
-			if obj == nil {
-				continue
-			}
-			k := c.chanKey(obj) // a channel field, received from
-			if k == "" {
-				k = c.fieldKey(obj) // a WaitGroup field, waited on
-			}
-			if k != "" {
-				keys = append(keys, k)
-			}
-		}
+		return c.fieldKey(v) // a WaitGroup field, waited on
 	}
-	return keys
+	in, ok := c.waitIns[fn]
+	if !ok {
+		in = mustWaitIn(fn, key)
+		c.waitIns[fn] = in
+	}
+	return mustWaitsBefore(in, instr, key)
 }
 
 // waitedForExit reports whether access b is made only after waiting on a

@@ -278,13 +278,25 @@ func (c *checker) initOnly(fn *ssa.Function) bool {
 }
 
 // isSignal reports whether call lets a waiting goroutine proceed:
-// close(ch), WaitGroup.Done, and Cond.Signal/Broadcast.
+// close(ch), WaitGroup.Done, and Cond.Signal/Broadcast. A context's
+// cancel function, which closes its Done channel, is matched with the
+// waits on that channel only (see goroutineCancels).
 func isSignal(call *ssa.CallCommon) bool {
 	if b, ok := call.Value.(*ssa.Builtin); ok {
 		return b.Name() == "close"
 	}
 	return isSyncMethod(call, "WaitGroup", "Done") ||
 		isSyncMethod(call, "Cond", "Signal") || isSyncMethod(call, "Cond", "Broadcast")
+}
+
+// isCancelFunc reports whether t is context's CancelFunc or
+// CancelCauseFunc.
+func isCancelFunc(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
+		return false
+	}
+	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
 }
 
 // isBubbleWait reports whether call is testing/synctest's Wait, which

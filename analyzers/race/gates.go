@@ -62,37 +62,17 @@ func (c *checker) gatedAfter(a, b *access, f *ssa.Function, start ssa.CallInstru
 	return false
 }
 
-// receivesBefore lists the channel fields that instr's function receives
-// from on every path to instr: a receive in a block dominating it, or the
-// receive case of a select that leads to it.
+// receivesBefore lists the channel fields that instr's function
+// receives from on every path to instr: a receive, or the receive case of
+// a select that leads to it (see mustWaitIn).
 func (c *checker) receivesBefore(instr ssa.Instruction) []string {
-	var keys []string
-	at := instr.Block()
-	for _, b := range instr.Parent().Blocks {
-		if !b.Dominates(at) {
-			continue
-		}
-		for _, x := range b.Instrs {
-			if x == instr {
-				break
-			}
-			if u, ok := x.(*ssa.UnOp); ok && u.Op == token.ARROW {
-				if k := c.chanKey(u.X); k != "" {
-					keys = append(keys, k)
-				}
-			}
-		}
-		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok || len(b.Succs) != 2 || !b.Succs[0].Dominates(at) {
-			continue
-		}
-		if sel, i, ok := selectCase(ifi.Cond); ok && sel.Blocking && i < len(sel.States) && sel.States[i].Dir == types.RecvOnly {
-			if k := c.chanKey(sel.States[i].Chan); k != "" {
-				keys = append(keys, k)
-			}
-		}
+	fn := instr.Parent()
+	in, ok := c.recvIns[fn]
+	if !ok {
+		in = mustWaitIn(fn, c.chanKey)
+		c.recvIns[fn] = in
 	}
-	return keys
+	return mustWaitsBefore(in, instr, c.chanKey)
 }
 
 // selectCase matches cond, a test of which case a select took: the

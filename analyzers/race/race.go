@@ -78,24 +78,26 @@ type checker struct {
 	spawners       map[*ssa.Function]*spawner                 // see newSpawner
 	backgrounds    map[ssa.CallInstruction]background         // see callBackground; nil without the checks
 	byObj          map[types.Object]*ssa.Function
-	replacing      map[*ssa.Function][]*ssa.Store    // see detached
-	retPaths       map[*ssa.Function]paramPath       // see returnedPath
-	freshParams    map[*ssa.Parameter]bool           // see freshParam
-	returnedParams map[*ssa.Function]int             // see passedThrough
-	benchmarks     map[string]bool                   // the names of the benchmarks' functions; see inBenchmark
-	chanUses       map[string]bool                   // channel fields whose values escape; see chanEscapes
-	chanSenders    map[string]map[*ssa.Function]bool // see senders
-	byName         map[string]*ssa.Function          // exported functions by name; see siteFuncs
-	made           map[*ssa.Function]bool            // whether a function literal is ever made; see neverMade
-	publishes      map[*ssa.Parameter]bool           // see goPublishes
-	exits          map[*ssa.Function]map[string]bool // see exitSignals
-	ifaces         *[]documentedInterface            // see interfaces
-	reach          *goReach                          // see goReach
-	index          *callIndex                        // see callIndex
-	once           map[*ssa.Function]bool            // see startedOnce
-	tests          *testTypes                        // see testTypeFlow
-	solo           map[*ssa.Function]bool            // see soloTest
-	imported       map[*types.Func]*accessFact       // see importFact
+	replacing      map[*ssa.Function][]*ssa.Store      // see detached
+	retPaths       map[*ssa.Function]paramPath         // see returnedPath
+	freshParams    map[*ssa.Parameter]bool             // see freshParam
+	returnedParams map[*ssa.Function]int               // see passedThrough
+	benchmarks     map[string]bool                     // the names of the benchmarks' functions; see inBenchmark
+	chanUses       map[string]bool                     // channel fields whose values escape; see chanEscapes
+	chanSenders    map[string]map[*ssa.Function]bool   // see senders
+	byName         map[string]*ssa.Function            // exported functions by name; see siteFuncs
+	made           map[*ssa.Function]bool              // whether a function literal is ever made; see neverMade
+	publishes      map[*ssa.Parameter]bool             // see goPublishes
+	exits          map[*ssa.Function]map[string]bool   // see exitSignals
+	waitIns        map[*ssa.Function][]map[string]bool // see waitedBefore
+	recvIns        map[*ssa.Function][]map[string]bool // see receivesBefore
+	ifaces         *[]documentedInterface              // see interfaces
+	reach          *goReach                            // see goReach
+	index          *callIndex                          // see callIndex
+	once           map[*ssa.Function]bool              // see startedOnce
+	tests          *testTypes                          // see testTypeFlow
+	solo           map[*ssa.Function]bool              // see soloTest
+	imported       map[*types.Func]*accessFact         // see importFact
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -129,6 +131,8 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 		made:           map[*ssa.Function]bool{},
 		publishes:      map[*ssa.Parameter]bool{},
 		exits:          map[*ssa.Function]map[string]bool{},
+		waitIns:        map[*ssa.Function][]map[string]bool{},
+		recvIns:        map[*ssa.Function][]map[string]bool{},
 		sums:           map[*ssa.Function]*summary{},
 		impls:          map[implKey][]*ssa.Function{},
 		replacing:      map[*ssa.Function][]*ssa.Store{},

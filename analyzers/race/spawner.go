@@ -107,6 +107,13 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	for _, s := range sp.stopSends(g) {
 		isWait[s] = true // the goroutine has stopped once it completes
 	}
+	if cancels := sp.c.goroutineCancels(g); len(cancels) > 0 {
+		for _, w := range sp.waits {
+			if w != instr && sp.c.waitsOnAll(w, cancels) {
+				isWait[w] = true // <-ctx.Done() of a context g cancels
+			}
+		}
+	}
 	if len(isWait) == 0 {
 		return false
 	}
