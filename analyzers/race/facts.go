@@ -40,6 +40,10 @@ type accessFact struct {
 	// the locks held around the calls: the function a caller passes runs
 	// in several goroutines at once.
 	Parallel []parallelCall `json:",omitempty"`
+
+	// raw is the encoding of an imported fact not parsed yet (see
+	// GobDecode).
+	raw []byte
 }
 
 // A parallelCall is a function-typed parameter (receiver first) that
@@ -72,6 +76,11 @@ func (*accessFact) AFact() {}
 // String lists the accesses, "w" for writes and "r" for reads, with the
 // parameter or variable they start from and the locks held.
 func (f *accessFact) String() string {
+	if f.raw != nil {
+		c := *f
+		c.parse()
+		f = &c
+	}
 	var parts []string
 	for _, a := range f.Accesses {
 		rw := "r"
@@ -174,7 +183,9 @@ func (c *checker) importFact(fn *ssa.Function) *accessFact {
 		c.imported = map[*types.Func]*accessFact{}
 	}
 	f := new(accessFact)
-	if !c.pass.ImportObjectFact(obj, f) {
+	if c.pass.ImportObjectFact(obj, f) {
+		f.parse()
+	} else {
 		f = nil
 	}
 	c.imported[obj] = f // shared by every call site, which only read it

@@ -65,6 +65,10 @@ type Summary struct {
 	// Releases: it locks them itself only on some paths, and relies on
 	// its callers holding them on the others (if lock { mu.Lock() }).
 	Neutral []Item
+
+	// raw is the encoding of an imported fact not parsed yet (see
+	// GobDecode).
+	raw []byte
 }
 
 // A ParamCall is a call of parameter Param made while Held are held.
@@ -77,6 +81,11 @@ type ParamCall struct {
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
+	if s.raw != nil {
+		c := *s
+		c.parse()
+		s = &c
+	}
 	names := func(items []Item) string {
 		var out []string
 		for _, it := range items {
@@ -218,7 +227,11 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, fmt.Errorf("lockset: no SSA for package %s", pass.Pkg.Path())
 	}
 	importFact := func(obj types.Object, s *Summary) bool {
-		return pass.ImportObjectFact(obj, s)
+		if !pass.ImportObjectFact(obj, s) {
+			return false
+		}
+		s.parse()
+		return true
 	}
 	res := &Result{SSA: ssaRes}
 	funcs := ssaRes.SrcFuncs
