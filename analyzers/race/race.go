@@ -75,6 +75,7 @@ type checker struct {
 	closes         *closeFacts                                // see closeorder.go
 	setups         map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
 	converted      map[*types.TypeName]bool                   // see implementations
+	implTypes      *[]*types.Named                            // see implCandidates
 	spawners       map[*ssa.Function]*spawner                 // see newSpawner
 	backgrounds    map[ssa.CallInstruction]background         // see callBackground; nil without the checks
 	byObj          map[types.Object]*ssa.Function

@@ -1031,18 +1031,17 @@ func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 	}
 	var fns []*ssa.Function
 	it, ok := iface.Underlying().(*types.Interface)
+	if !ok {
+		c.impls[key] = fns
+		return fns
+	}
 	prog := c.pkg.Prog
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok2 := scope.Lookup(name).(*types.TypeName)
-		if !ok || !ok2 || tn.IsAlias() || !c.inInterfaces(tn) {
-			continue
+	for _, named := range c.implCandidates() {
+		ptr := types.NewPointer(named)
+		if prog.MethodSets.MethodSet(ptr).Lookup(m.Pkg(), m.Name()) == nil {
+			continue // neither T nor *T has the method (T's methods are *T's)
 		}
-		named, ok2 := tn.Type().(*types.Named)
-		if !ok2 || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-			continue
-		}
-		for _, t := range []types.Type{named, types.NewPointer(named)} {
+		for _, t := range []types.Type{named, ptr} {
 			if !types.Implements(t, it) {
 				continue
 			}
@@ -1061,6 +1060,30 @@ func (c *checker) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 	}
 	c.impls[key] = fns
 	return fns
+}
+
+// implCandidates returns the types implementations looks for methods in:
+// the package's non-generic named types other than interfaces whose
+// values may be in interface values (see inInterfaces), by name.
+func (c *checker) implCandidates() []*types.Named {
+	if c.implTypes != nil {
+		return *c.implTypes
+	}
+	var out []*types.Named
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || !c.inInterfaces(tn) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		out = append(out, named)
+	}
+	c.implTypes = &out
+	return out
 }
 
 // inInterfaces reports whether values of tn, a type of the package, may
