@@ -140,7 +140,7 @@ func (c *checker) startedFuncs(g *goroutine) []*ssa.Function {
 	}
 	var out []*ssa.Function
 	for _, fn := range c.callIndex().started {
-		if funcName(fn) == g.name {
+		if c.name(fn) == g.name {
 			out = append(out, fn)
 		}
 	}
