@@ -1216,18 +1216,19 @@ func (e *engine) summarize(f *flow) *Summary {
 	seenRel := map[string]bool{}
 	var holds, condHolds Set
 	returns, successes := 0, 0
-	var acqs []Acquisition // for the Unheld of the acquired items
+	var acqs []acquired // for the Unheld of the acquired items
 	obs := &observer{
 		acquire: func(a Acquisition) {
-			it := portable(a.Lock.Item)
 			if a.Try || a.Wait {
 				return
 			}
-			acqs = append(acqs, a)
-			if seenAcq[it.Key()] || len(s.Acquires) >= maxItems {
+			it := portable(a.Lock.Item)
+			k := it.Key()
+			acqs = append(acqs, acquired{pos: a.Pos, key: k, unheld: a.Lock.Unheld})
+			if seenAcq[k] || len(s.Acquires) >= maxItems {
 				return
 			}
-			seenAcq[it.Key()] = true
+			seenAcq[k] = true
 			s.Acquires = append(s.Acquires, it)
 		},
 		release: func(r Release) {
@@ -1362,7 +1363,7 @@ func (e *engine) successHeld(fn *ssa.Function, r Return) (Set, bool) {
 // locks it takes back later, not held there when fn starts with them
 // held). An acquisition made before fn releases its caller's lock is
 // ordered after it (lock the registry, then unlock the caller's lock).
-func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, removed map[string]*neutralItem) {
+func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []acquired, removed map[string]*neutralItem) {
 	var entry Set
 	for _, it := range append(append([]Item(nil), s.Neutral...), s.Releases...) {
 		if it.Param == 0 {
@@ -1441,13 +1442,12 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, remove
 	byKey := map[string][]Item{}
 	seen := map[string]bool{}
 	for _, a := range acqs {
-		it := portable(a.Lock.Item)
-		k := it.Key()
+		k := a.key
 		var un []Item
-		for _, u := range a.Lock.Unheld {
+		for _, u := range a.unheld {
 			un = append(un, portable(u))
 		}
-		for _, u := range own[event{a.Pos, k}] {
+		for _, u := range own[event{a.pos, k}] {
 			if !hasItem(un, u) {
 				un = append(un, u)
 			}
@@ -1461,6 +1461,15 @@ func (e *engine) unheld(fn *ssa.Function, s *Summary, acqs []Acquisition, remove
 	for i := range s.Acquires {
 		s.Acquires[i].Unheld = byKey[s.Acquires[i].Key()]
 	}
+}
+
+// An acquired is what unheld needs of an acquisition summarize saw (a
+// blocking one): where it is, the key of its portable item, and the
+// locks its item lists as unheld.
+type acquired struct {
+	pos    token.Pos
+	key    string
+	unheld []Item
 }
 
 // holdsLike reports whether held holds a lock of it's class and mode,
