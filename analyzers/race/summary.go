@@ -648,7 +648,8 @@ func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Func
 		a.chain = append([]string{c.name(callee), c.name(g)}, e.chain...)
 		a.preEscape = false
 		if e.global != "" {
-			out = append(out, &a)
+			b := a
+			out = append(out, &b)
 			continue
 		}
 		fv, ok := e.root.(*ssa.FreeVar)
@@ -656,7 +657,7 @@ func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Func
 			continue // the callee's own arguments: not known here
 		}
 		if i := indexOfFreeVar(g, fv); i >= 0 && i < len(mc.Bindings) {
-			if b := c.rebase(&a, mc.Bindings[i], e.path); b != nil {
+			if b := c.rebased(&a, mc.Bindings[i], e.path); b != nil {
 				out = append(out, b)
 			}
 		}
@@ -680,7 +681,8 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	a.inner = e.via
 	a.via = cs.instr
 	if e.global != "" {
-		return &a
+		b := a
+		return &b
 	}
 	var arg ssa.Value
 	switch r := e.root.(type) {
@@ -714,7 +716,7 @@ func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Fun
 	if w := c.waitedBefore(cs.instr); len(w) > 0 {
 		a.waited = append(w, e.waited...)
 	}
-	return c.rebase(&a, arg, e.path)
+	return c.rebased(&a, arg, e.path)
 }
 
 // bindConds translates the parameter conditions of a callee's access to
@@ -877,7 +879,27 @@ func (c *checker) rebase(a *access, arg ssa.Value, path string) *access {
 	if !ok || root == nil {
 		return nil
 	}
-	a.root, a.path, a.global = root, prefix+path, ""
+	return c.rebaseOnto(a, root, prefix+path)
+}
+
+// rebased is rebase of a copy of *a, which it makes (on the heap) only
+// when the access is rebased: a may stay on its caller's stack.
+func (c *checker) rebased(a *access, arg ssa.Value, path string) *access {
+	if arg == nil {
+		return nil
+	}
+	root, prefix, ok := c.trace(arg, 0)
+	if !ok || root == nil {
+		return nil
+	}
+	b := new(access)
+	*b = *a
+	return c.rebaseOnto(b, root, prefix+path)
+}
+
+// rebaseOnto sets the root of access a to root, with path.
+func (c *checker) rebaseOnto(a *access, root ssa.Value, path string) *access {
+	a.root, a.path, a.global = root, path, ""
 	if g, ok := root.(*ssa.Global); ok {
 		if v, ok := g.Object().(*types.Var); ok {
 			a.global = globalKey(v)
