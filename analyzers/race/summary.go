@@ -94,7 +94,7 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 		if len(s.accesses) >= maxSummary || !sharedRoot(a, fn) {
 			return
 		}
-		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: fmt.Sprint(a.conds, a.waited)}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: condsKey(a)}
 		if !seen[k] {
 			seen[k] = true
 			s.accesses = append(s.accesses, a)
@@ -123,6 +123,16 @@ func (c *checker) summary(fn *ssa.Function) *summary {
 	s.background, s.bgParamCalls = c.backgroundAccesses(fi)
 	s.parallel = c.parallelParams(fi)
 	return s
+}
+
+// condsKey returns fmt.Sprint(a.conds, a.waited), the part of a summary
+// key that tells apart accesses under other conditions, without fmt
+// for the usual access that has none.
+func condsKey(a *access) string {
+	if len(a.conds) == 0 && len(a.waited) == 0 {
+		return "[] []"
+	}
+	return fmt.Sprint(a.conds, a.waited)
 }
 
 // parallelParams returns the function-typed parameters of fi.fn that the
@@ -226,7 +236,7 @@ func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 		if len(out) >= maxSummary || !sharedRoot(a, fn) && resultIndex(fn, a.root) < 0 {
 			return
 		}
-		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: a.goroutine + fmt.Sprint(a.conds, a.waited)}
+		k := summaryKey{loc: a.loc(), write: a.write, held: a.held.String(), conds: a.goroutine + condsKey(a)}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, a)
