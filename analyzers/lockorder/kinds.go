@@ -45,27 +45,30 @@ func mutexItems(items []lockset.Item) []lockset.Item {
 	return out
 }
 
-// mutexTrace returns t without the locks that are not mutexes.
+// mutexTrace returns t without the locks that are not mutexes. It
+// filters t's slices in place (its callers hand it a trace fresh from
+// lockset.Result.Trace, which they do not use again): an empty one is
+// nil, as an append to nothing would leave it.
 func mutexTrace(t *lockset.Trace) *lockset.Trace {
 	out := &lockset.Trace{}
 	for _, a := range t.Acquisitions {
 		if isMutex(a.Lock.Item) {
 			a.Held = mutexSet(a.Held)
-			out.Acquisitions = append(out.Acquisitions, a)
+			out.Acquisitions = append(t.Acquisitions[:len(out.Acquisitions)], a)
 		}
 	}
 	for _, r := range t.Releases {
 		if isMutex(r.Item) {
-			out.Releases = append(out.Releases, r)
+			out.Releases = append(t.Releases[:len(out.Releases)], r)
 		}
 	}
 	for _, r := range t.Returns {
 		r.Held = mutexSet(r.Held)
-		out.Returns = append(out.Returns, r)
+		out.Returns = append(t.Returns[:len(out.Returns)], r)
 	}
 	for _, j := range t.Joins {
 		if j.Held = mutexSet(j.Held); len(j.Held) > 0 {
-			out.Joins = append(out.Joins, j)
+			out.Joins = append(t.Joins[:len(out.Joins)], j)
 		}
 	}
 	return out
