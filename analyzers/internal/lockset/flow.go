@@ -127,8 +127,9 @@ type engine struct {
 	dynamic map[ssa.CallInstruction][]*ssa.Function
 	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
 
-	opaque     map[*ssa.Function]bool // see opaqueUnlock
-	fieldFuncs map[string][]ssa.Value // see indexFieldFuncs
+	opaque     map[*ssa.Function]bool   // see opaqueUnlock
+	names      map[*ssa.Function]string // see funcName
+	fieldFuncs map[string][]ssa.Value   // see indexFieldFuncs
 
 	// chanPaired lists the classes of the channels used as mutexes
 	// that some function acquires and then releases while it holds them
@@ -1695,7 +1696,7 @@ func (e *engine) callbacks(held Set, s *Summary, common *ssa.CallCommon, callee 
 			under := e.without(under, paramItems(fs.Releases), nil, fbinds, fn, pos)
 			for _, it := range fs.Acquires {
 				m := e.mapItem(it, nil, fbinds, fn, pos)
-				m.Chain = append([]string{FuncName(callee)}, m.Chain...)
+				m.Chain = append([]string{e.funcName(callee)}, m.Chain...)
 				m.Dynamic = m.Dynamic || dynamic || stored
 				m.Callback = true // a function passed to the callee and called there
 				obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: Lock{Item: m}, Held: e.without(under, it.Unheld, nil, fbinds, fn, pos)})
@@ -1729,12 +1730,27 @@ func (e *engine) without(held Set, rel []Item, as, binds []ssa.Value, callee *ss
 	return held
 }
 
+// funcName returns FuncName(fn), computed once per function: mapItem
+// names the callee for every item it maps, and printing a receiver's type
+// is costly.
+func (e *engine) funcName(fn *ssa.Function) string {
+	n, ok := e.names[fn]
+	if !ok {
+		n = FuncName(fn)
+		if e.names == nil {
+			e.names = map[*ssa.Function]string{}
+		}
+		e.names[fn] = n
+	}
+	return n
+}
+
 // mapItem translates an item of the summary of callee into the caller's
 // terms at a call at pos passing as (with binds for a closure).
 func (e *engine) mapItem(it Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Item {
 	out := it
 	out.Pos = pos
-	out.Chain = append([]string{FuncName(callee)}, it.Chain...)
+	out.Chain = append([]string{e.funcName(callee)}, it.Chain...)
 	out.Inst = e.mapInst(it.Inst, as, binds)
 	out.Unheld = nil
 	for _, u := range it.Unheld {
