@@ -491,24 +491,10 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 	}
 	root, _, ok := c.trace(v, 0)
 	alloc, isAlloc := root.(*ssa.Alloc)
-	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) || holdsParam(alloc) {
+	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) {
 		return false
 	}
 	return c.escapesOf(caller).before(alloc, call)
-}
-
-// holdsParam reports whether alloc is the variable go/ssa spills a
-// parameter to (a receiver that a function literal captures): what is
-// reached through it, the caller was handed, not made.
-func holdsParam(alloc *ssa.Alloc) bool {
-	for _, r := range *alloc.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
-			if _, ok := st.Val.(*ssa.Parameter); ok {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // isResult reports whether v is a call's first result, as such or

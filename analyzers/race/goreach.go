@@ -1,7 +1,9 @@
 package race
 
 import (
+	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -209,6 +211,65 @@ func (c *checker) loopOwned(f, g *ssa.Function) bool {
 		return r.from[g][s] && c.startedOnce(s)
 	}
 	return false
+}
+
+// connOwned reports whether accesses a and o, to a field of type T, are
+// both made on the goroutine that a method of T runs for a new T, the
+// only goroutine that runs either function: a server's accept loop
+// starting go newConn(c, s).serve() for each connection. Each goroutine
+// has its own T, and the command handlers it runs touch that T's fields
+// in program order; the locks on them are for other goroutines. (A
+// handler reaching another connection's T would break this.)
+func (c *checker) connOwned(a, o *access) bool {
+	r := c.goReach()
+	f, g := a.fn, o.fn
+	if r.syncCode[f] || r.syncCode[g] || len(r.from[f]) != 1 || len(r.from[g]) != 1 {
+		return false
+	}
+	for s := range r.from[f] {
+		if !r.from[g][s] {
+			return false
+		}
+		t := c.startedPerObject(s)
+		return t != nil && a.obj.key == o.obj.key && strings.HasPrefix(a.obj.key, "field:"+typeKey(t)+".") &&
+			!strings.Contains(strings.TrimPrefix(a.obj.key, "field:"+typeKey(t)+"."), ".")
+	}
+	return false
+}
+
+// startedPerObject returns the named type T when started function s is a
+// method of *T or T that one go statement starts, on a receiver new at
+// each run of the statement (go newConn(c, s).serve(), in a loop or
+// not); nil otherwise.
+func (c *checker) startedPerObject(s *ssa.Function) *types.Named {
+	n, ok := receiverNamed(s)
+	gos := c.callIndex().starts[s]
+	if !ok || len(gos) != 1 || gos[0].Common().IsInvoke() || len(gos[0].Common().Args) == 0 {
+		return nil
+	}
+	g := gos[0]
+	recv := g.Common().Args[0]
+	switch recv := recv.(type) {
+	case *ssa.Call:
+		if !c.freshCall(recv, 0) {
+			return nil
+		}
+	case *ssa.Alloc:
+	default:
+		return nil
+	}
+	fi := c.info(g.Parent())
+	if fi == nil {
+		return nil
+	}
+	if newSpawner(c, fi).inLoop(g) {
+		// The loop must make the receiver anew each time round.
+		def := recv.(ssa.Instruction).Block()
+		if !reachableFrom(g.Block())[def.Index] || !reachableFrom(def)[g.Block().Index] {
+			return nil
+		}
+	}
+	return n
 }
 
 // startedOnce reports whether started function s has one go statement,

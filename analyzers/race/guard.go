@@ -368,11 +368,12 @@ func (c *checker) notSettingUp(a *access, others []*access) []*access {
 
 // offLoop returns the accesses of others that may run on another
 // goroutine than a: not both on an object's event loop (see loopOwned),
-// whose own accesses need no lock among themselves.
+// nor both on the goroutine each new object of a type gets to itself
+// (see connOwned), whose own accesses need no lock among themselves.
 func (c *checker) offLoop(a *access, others []*access) []*access {
 	var out []*access
 	for _, o := range others {
-		if !c.loopOwned(a.fn, o.fn) {
+		if !c.loopOwned(a.fn, o.fn) && !c.connOwned(a, o) {
 			out = append(out, o)
 		}
 	}
