@@ -186,7 +186,16 @@
 // statement and dominates them, or after a call of a function that waits
 // so (a semaphore's Acquire, in this package or known by its fact), when
 // the goroutine signals (sends, closes a channel or calls
-// WaitGroup.Done, itself or through its calls); values handed over through
+// WaitGroup.Done, itself or through its calls); accesses after
+// <-ctx.Done() (alone, or in a select all of whose cases are such waits)
+// of a context whose cancel function the goroutine's literal calls;
+// accesses made after a wait on a channel or WaitGroup field on every
+// path to them (a receive on one path, the receive case of a select
+// whose other case returns on another: a Wait(ctx) that returns early on
+// cancellation), when the goroutine closes that field, calls Done on it
+// or sends on it as the last thing before it returns, or closes it or
+// calls Done in a deferred call (a Close that stops two loops and
+// receives from their done channel twice); values handed over through
 // a channel (their origin is unknown, so they are never matched); and
 // variables declared inside the loop body of a go statement in a loop
 // (every iteration's goroutine has its own), nor the slice or map
@@ -226,7 +235,13 @@
 // n.loop(), not started in a loop, by no call in a loop of the package's
 // code) whose functions, and only they, write a field under the lock for
 // readers on other goroutines and read it without the lock; the loop's
-// own accesses are in program order. Nor a constructor's accesses after
+// own accesses are in program order. Nor, likewise, accesses to the
+// fields of a T on the goroutine that runs a method of T for a new T (an
+// accept loop's go newConn(c, s).serve(), the connection made anew each
+// time round): its command handlers read the connection's fields
+// without the lock the setters take for readers on other goroutines.
+// Fields of other types (the server's, which every connection's
+// goroutine shares) are paired as usual. Nor a constructor's accesses after
 // it starts the object's loop with go a.loop() and before it returns the
 // object: only that loop can reach the object, and the goroutine check
 // pairs the two. Nor what a function does in the receive case of a
@@ -239,7 +254,10 @@
 // other implementations, and tests run one at a time. An object a
 // constructor returns with an error (l, err := decode(pair)) is as new
 // as one it returns alone, and a helper handed it before it is let out
-// touches it unshared. Where a path holding a sync.RWMutex exclusively
+// touches it unshared. So is what a call of an interface method returns
+// when every implementation the call may reach returns a new object (an
+// allocator whose implementations make one, or take one from a
+// sync.Pool). Where a path holding a sync.RWMutex exclusively
 // meets one holding it shared (RLock; on a miss RUnlock, Lock, defer
 // Unlock to create; else defer RUnlock), it is held shared (see package
 // lockset).
@@ -451,8 +469,9 @@
 // (q.m[key].Timestamp); a retry loop calling again the function whose
 // goroutine writes what the next round reads; callers of goroutines
 // started in other packages; happens-before through
-// sync.Cond, context cancellation, or synchronization inside callees of
-// the spawner; functions called through function values other than
+// sync.Cond, context cancellation (but for a goroutine's literal
+// cancelling the context its spawner waits on), or synchronization
+// inside callees of the spawner; functions called through function values other than
 // closures created in place or passed to the function that calls them
 // (a callback parameter's accesses are those of the closure each call
 // site passes); and goroutines started by other packages, except to run
