@@ -950,15 +950,16 @@ func deferCaptured(alloc *ssa.Alloc) bool {
 // case, WaitGroup.Wait, <-ctx.Done()) on every path from g to a return:
 // the goroutine runs within the call of the function that starts it, as
 // a fork-join helper does (a ReadAt holding the file's lock, fanning the
-// reads out to goroutines and collecting their results). A wait on
-// something else (a start-up handshake on another channel, while lit
-// signals a WaitGroup as it exits) does not join it.
+// reads out to goroutines and collecting their results). The wait may be
+// on what another literal the function starts signals once it has
+// waited on lit's signal (see exitKeys). A wait on something else (a
+// start-up handshake on another channel, while lit signals a WaitGroup
+// as it exits) does not join it.
 func (c *checker) joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
-	mc, ok := g.Call.Value.(*ssa.MakeClosure)
-	if lit.Parent() == nil || !ok {
+	if _, ok := g.Call.Value.(*ssa.MakeClosure); lit.Parent() == nil || !ok {
 		return false
 	}
-	signals := c.literalSignals(lit, mc)
+	signals := c.exitKeys(g.Parent())[g]
 	if len(signals) == 0 {
 		return false
 	}
@@ -981,10 +982,70 @@ func (c *checker) joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
 	return true
 }
 
-// literalSignals returns the keys (see joinKey), in the words of the
+// exitKeys returns, for each go statement of fn that starts a function
+// literal, the keys (see joinKey) of the waits that return only once the
+// literal has signalled: what it signals itself, and what the other
+// literals fn starts signal once they have waited on one of those (the
+// workers Done a WaitGroup once the slicer closed their work channel; a
+// collector waits on the WaitGroup, then closes the results channel that
+// fn ranges over). A wait on one of them orders fn after the literal's
+// signal, coarsely: not only after its last one.
+func (c *checker) exitKeys(fn *ssa.Function) map[*ssa.Go]map[string]bool {
+	if m, ok := c.exitKeysOf[fn]; ok {
+		return m
+	}
+	type lit struct {
+		g              *ssa.Go
+		signals, waits map[string]bool
+	}
+	var lits []lit
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+				signals, waits := c.literalSync(mc.Fn.(*ssa.Function), mc)
+				lits = append(lits, lit{g, signals, waits})
+			}
+		}
+	}
+	out := map[*ssa.Go]map[string]bool{}
+	for _, l := range lits {
+		keys := maps.Clone(l.signals)
+		for changed := true; changed; {
+			changed = false
+			for _, m := range lits {
+				if !overlaps(m.waits, keys) {
+					continue
+				}
+				for k := range m.signals {
+					if !keys[k] {
+						keys[k], changed = true, true
+					}
+				}
+			}
+		}
+		out[l.g] = keys
+	}
+	c.exitKeysOf[fn] = out
+	return out
+}
+
+func overlaps(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// literalSync returns the keys (see joinKey), in the words of the
 // function that makes closure mc, of the channels, WaitGroups and
-// contexts that lit's own code signals.
-func (c *checker) literalSignals(lit *ssa.Function, mc *ssa.MakeClosure) map[string]bool {
+// contexts that lit's own code signals, and of those it waits on.
+func (c *checker) literalSync(lit *ssa.Function, mc *ssa.MakeClosure) (signals, waits map[string]bool) {
 	bound := func(fv *ssa.FreeVar) ssa.Value {
 		if i := indexOfFreeVar(lit, fv); i >= 0 && i < len(mc.Bindings) {
 			return mc.Bindings[i]
@@ -1012,31 +1073,38 @@ func (c *checker) literalSignals(lit *ssa.Function, mc *ssa.MakeClosure) map[str
 		}
 		return c.joinKey(v)
 	}
-	keys := map[string]bool{}
+	signals, waits = map[string]bool{}, map[string]bool{}
+	add := func(m map[string]bool, v ssa.Value) {
+		if k := key(v); k != "" {
+			m[k] = true
+		}
+	}
 	for _, b := range lit.Blocks {
 		for _, instr := range b.Instrs {
-			var v ssa.Value
 			switch x := instr.(type) {
 			case *ssa.Send:
-				v = x.Chan
+				add(signals, x.Chan)
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly {
+						add(waits, st.Chan)
+					}
+				}
 			case ssa.CallInstruction:
 				call := x.Common()
 				switch {
 				case isCancelFunc(call.Value.Type()):
-					v = call.Value
+					add(signals, call.Value)
 				case isSignal(call) && len(call.Args) == 1:
-					v = call.Args[0]
+					add(signals, call.Args[0])
 				}
 			}
-			if v == nil {
-				continue
-			}
-			if k := key(v); k != "" {
-				keys[k] = true
+			if v := waitedOn(instr); v != nil {
+				add(waits, v)
 			}
 		}
 	}
-	return keys
+	return signals, waits
 }
 
 // goroutineCancels returns the keys (see joinKey) of the contexts whose
@@ -1052,7 +1120,8 @@ func (c *checker) goroutineCancels(g *goroutine) map[string]bool {
 		return nil
 	}
 	var out map[string]bool
-	for k := range c.literalSignals(mc.Fn.(*ssa.Function), mc) {
+	signals, _ := c.literalSync(mc.Fn.(*ssa.Function), mc)
+	for k := range signals {
 		if strings.HasPrefix(k, "ctx ") {
 			if out == nil {
 				out = map[string]bool{}

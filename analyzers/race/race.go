@@ -3,12 +3,9 @@ package race
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"reflect"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -79,26 +76,27 @@ type checker struct {
 	spawners       map[*ssa.Function]*spawner                 // see newSpawner
 	backgrounds    map[ssa.CallInstruction]background         // see callBackground; nil without the checks
 	byObj          map[types.Object]*ssa.Function
-	replacing      map[*ssa.Function][]*ssa.Store      // see detached
-	retPaths       map[*ssa.Function]paramPath         // see returnedPath
-	freshParams    map[*ssa.Parameter]bool             // see freshParam
-	returnedParams map[*ssa.Function]int               // see passedThrough
-	benchmarks     map[string]bool                     // the names of the benchmarks' functions; see inBenchmark
-	chanUses       map[string]bool                     // channel fields whose values escape; see chanEscapes
-	chanSenders    map[string]map[*ssa.Function]bool   // see senders
-	byName         map[string]*ssa.Function            // exported functions by name; see siteFuncs
-	made           map[*ssa.Function]bool              // whether a function literal is ever made; see neverMade
-	publishes      map[*ssa.Parameter]bool             // see goPublishes
-	exits          map[*ssa.Function]map[string]bool   // see exitSignals
-	waitIns        map[*ssa.Function][]map[string]bool // see waitedBefore
-	recvIns        map[*ssa.Function][]map[string]bool // see receivesBefore
-	ifaces         *[]documentedInterface              // see interfaces
-	reach          *goReach                            // see goReach
-	index          *callIndex                          // see callIndex
-	once           map[*ssa.Function]bool              // see startedOnce
-	tests          *testTypes                          // see testTypeFlow
-	solo           map[*ssa.Function]bool              // see soloTest
-	imported       map[*types.Func]*accessFact         // see importFact
+	replacing      map[*ssa.Function][]*ssa.Store                // see detached
+	retPaths       map[*ssa.Function]paramPath                   // see returnedPath
+	freshParams    map[*ssa.Parameter]bool                       // see freshParam
+	returnedParams map[*ssa.Function]int                         // see passedThrough
+	benchmarks     map[string]bool                               // the names of the benchmarks' functions; see inBenchmark
+	chanUses       map[string]bool                               // channel fields whose values escape; see chanEscapes
+	chanSenders    map[string]map[*ssa.Function]bool             // see senders
+	byName         map[string]*ssa.Function                      // exported functions by name; see siteFuncs
+	made           map[*ssa.Function]bool                        // whether a function literal is ever made; see neverMade
+	publishes      map[*ssa.Parameter]bool                       // see goPublishes
+	exits          map[*ssa.Function]map[string]bool             // see exitSignals
+	waitIns        map[*ssa.Function][]map[string]bool           // see waitedBefore
+	recvIns        map[*ssa.Function][]map[string]bool           // see receivesBefore
+	exitKeysOf     map[*ssa.Function]map[*ssa.Go]map[string]bool // see exitKeys
+	ifaces         *[]documentedInterface                        // see interfaces
+	reach          *goReach                                      // see goReach
+	index          *callIndex                                    // see callIndex
+	once           map[*ssa.Function]bool                        // see startedOnce
+	tests          *testTypes                                    // see testTypeFlow
+	solo           map[*ssa.Function]bool                        // see soloTest
+	imported       map[*types.Func]*accessFact                   // see importFact
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool
@@ -134,6 +132,7 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 		exits:          map[*ssa.Function]map[string]bool{},
 		waitIns:        map[*ssa.Function][]map[string]bool{},
 		recvIns:        map[*ssa.Function][]map[string]bool{},
+		exitKeysOf:     map[*ssa.Function]map[*ssa.Go]map[string]bool{},
 		sums:           map[*ssa.Function]*summary{},
 		impls:          map[implKey][]*ssa.Function{},
 		replacing:      map[*ssa.Function][]*ssa.Store{},
@@ -145,7 +144,7 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 		escs:           map[*ssa.Function]*escapes{},
 		freshFuncs:     map[*ssa.Function]bool{},
 	}
-	if inGOROOT(pass) {
+	if lockset.NotAnalyzed(pass) {
 		// The standard library is not analyzed: its races are not the
 		// user's, and skipping it keeps go vet -vettool fast. Its
 		// functions have no facts, so calls into it are not followed.
@@ -206,18 +205,4 @@ func (c *checker) exprStart(pos token.Pos) token.Pos {
 		return s
 	}
 	return pos
-}
-
-// inGOROOT reports whether the package's files are in the Go
-// distribution's source tree.
-func inGOROOT(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 {
-		return false
-	}
-	name := pass.Fset.Position(pass.Files[0].Pos()).Filename
-	if strings.HasPrefix(name, "$GOROOT"+string(filepath.Separator)) {
-		return true
-	}
-	root := build.Default.GOROOT
-	return root != "" && strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
 }

@@ -235,9 +235,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res := &Result{SSA: ssaRes}
 	funcs := ssaRes.SrcFuncs
-	if inGOROOT(pass) {
-		// The standard library's internal locking is not modelled:
-		// its locks are not the user's, and analyzing it costs time.
+	if NotAnalyzed(pass) {
+		// The standard library's internal locking is not modelled: its
+		// locks are not the user's, and analyzing it costs time.
 		funcs = nil
 	}
 	res.Funcs = funcs
@@ -291,13 +291,25 @@ func exportable(s *Summary) *Summary {
 	return &Summary{Acquires: strip(s.Acquires), Releases: strip(s.Releases), Holds: strip(s.Holds), CondHolds: strip(s.CondHolds), ParamCalls: calls}
 }
 
-// inGOROOT reports whether the package's files are in the standard
-// library.
+// NotAnalyzed reports whether the analyzers leave the package of pass
+// out: a package of the standard library, whose locks and races are not
+// the user's, and analyzing which is most of the cost of go vet
+// -vettool. No fact is made about its functions, so calls into it are
+// not followed.
+func NotAnalyzed(pass *analysis.Pass) bool {
+	return inGOROOT(pass)
+}
+
+// inGOROOT reports whether the package's files are in the Go
+// distribution's source tree.
 func inGOROOT(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
+	if len(pass.Files) == 0 {
 		return false
 	}
 	name := pass.Fset.Position(pass.Files[0].Pos()).Filename
-	root := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
-	return strings.HasPrefix(name, root)
+	if strings.HasPrefix(name, "$GOROOT"+string(filepath.Separator)) {
+		return true
+	}
+	root := build.Default.GOROOT
+	return root != "" && strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
 }

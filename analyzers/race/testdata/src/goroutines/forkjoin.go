@@ -25,6 +25,49 @@ func (f *RemoteFile) Read(b []byte) int {
 	return f.readAt(b)
 }
 
+// ReadChunks reads under the read lock, fanning the chunks out to
+// workers.
+func (f *RemoteFile) ReadChunks(n int) int {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.readChunks(n)
+}
+
+// readChunks is joined with its goroutines through a chain: the slicer
+// closes work as it returns, the workers range over work and then call
+// Done, a collector waits for them and closes results, and readChunks
+// ranges over results. Every goroutine runs within the call, under its
+// callers' lock: silent.
+func (f *RemoteFile) readChunks(n int) int {
+	work := make(chan int)
+	go func() {
+		defer close(work)
+		for i := 0; i < n; i++ {
+			work <- len(f.handle) // silent
+		}
+	}()
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w := range work {
+				results <- w + len(f.handle) // silent
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	total := 0
+	for r := range results {
+		total += r
+	}
+	return total
+}
+
 func (f *RemoteFile) readAt(b []byte) int {
 	work := make(chan string)
 	go func() {
