@@ -45,7 +45,7 @@ func TestCorrupt(t *testing.T) {
 		r := NewReader(tt.data)
 		r.Int()
 		r.Bool()
-		r.String()
+		_ = r.String()
 		r.Strings()
 		r.Ints()
 		r.Ints()
