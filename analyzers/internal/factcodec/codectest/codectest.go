@@ -67,7 +67,9 @@ func RoundTrip(t *testing.T, orig any, parse func(any)) {
 		t.Fatal(err)
 	}
 	var first bytes.Buffer
-	gob.NewEncoder(&first).Encode(orig)
+	if err := gob.NewEncoder(&first).Encode(orig); err != nil {
+		t.Fatal(err)
+	}
 	if !bytes.Equal(first.Bytes(), again.Bytes()) {
 		t.Errorf("%T encoded again after decoding differs", orig)
 	}
