@@ -1011,6 +1011,26 @@ func (c *checker) exitKeys(fn *ssa.Function) map[*ssa.Go]map[string]bool {
 			}
 		}
 	}
+	// A context cancelled by several goroutines, or by copies of one
+	// started in a loop, is done after the first: its Done joins none.
+	cancellers := map[string]int{}
+	for _, l := range lits {
+		for k := range l.signals {
+			if strings.HasPrefix(k, "ctx ") {
+				cancellers[k]++
+				if fi := c.info(fn); fi == nil || newSpawner(c, fi).inLoop(l.g) {
+					cancellers[k]++
+				}
+			}
+		}
+	}
+	for _, l := range lits {
+		for k := range l.signals {
+			if cancellers[k] > 1 {
+				delete(l.signals, k)
+			}
+		}
+	}
 	out := map[*ssa.Go]map[string]bool{}
 	for _, l := range lits {
 		keys := maps.Clone(l.signals)
@@ -1033,6 +1053,27 @@ func (c *checker) exitKeys(fn *ssa.Function) map[*ssa.Go]map[string]bool {
 	return out
 }
 
+// finalCall reports whether only its function's return (and the
+// deferred calls it runs) follow call in its block.
+func finalCall(call ssa.Instruction) bool {
+	instrs := call.Block().Instrs
+	i := slices.Index(instrs, call)
+	if i < 0 {
+		return false
+	}
+	for _, x := range instrs[i+1:] {
+		switch x.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.RunDefers, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// overlaps reports whether a and b have a key in common.
 func overlaps(a, b map[string]bool) bool {
 	for k := range a {
 		if b[k] {
@@ -1094,7 +1135,11 @@ func (c *checker) literalSync(lit *ssa.Function, mc *ssa.MakeClosure) (signals, 
 				call := x.Common()
 				switch {
 				case isCancelFunc(call.Value.Type()):
-					add(signals, call.Value)
+					// Done closes at the first cancel: only one made as
+					// the literal exits orders what it did before.
+					if _, deferred := x.(*ssa.Defer); deferred || finalCall(x) {
+						add(signals, call.Value)
+					}
 				case isSignal(call) && len(call.Args) == 1:
 					add(signals, call.Args[0])
 				}
@@ -1107,21 +1152,38 @@ func (c *checker) literalSync(lit *ssa.Function, mc *ssa.MakeClosure) (signals, 
 	return signals, waits
 }
 
+// onlyCancelled reports whether v is a context made so that its Done
+// channel closes only when its cancel function is called:
+// context.WithCancel or WithCancelCause of context.Background or TODO (a
+// deadline, or a parent someone else cancels, closes it too).
+func onlyCancelled(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || !isContextFunc(&call.Call, "WithCancel", "WithCancelCause") || len(call.Call.Args) != 1 {
+		return false
+	}
+	parent, ok := call.Call.Args[0].(*ssa.Call)
+	return ok && isContextFunc(&parent.Call, "Background", "TODO")
+}
+
+// isContextFunc reports whether call statically calls one of the named
+// functions of package context.
+func isContextFunc(call *ssa.CallCommon, names ...string) bool {
+	fn := call.StaticCallee()
+	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "context" && fn.Signature.Recv() == nil && slices.Contains(names, fn.Name())
+}
+
 // goroutineCancels returns the keys (see joinKey) of the contexts whose
-// cancel function the function literal that g starts calls itself
-// (defer cancel(), or cancel() after its last write).
+// cancel function the function literal that g starts calls itself as it
+// exits (defer cancel(), or cancel() just before it returns), when no
+// other goroutine cancels them (see exitKeys) and nothing but cancel
+// closes their Done (see onlyCancelled).
 func (c *checker) goroutineCancels(g *goroutine) map[string]bool {
 	gs, ok := g.stmt.(*ssa.Go)
 	if !ok {
 		return nil
 	}
-	mc, ok := gs.Call.Value.(*ssa.MakeClosure)
-	if !ok {
-		return nil
-	}
 	var out map[string]bool
-	signals, _ := c.literalSync(mc.Fn.(*ssa.Function), mc)
-	for k := range signals {
+	for k := range c.exitKeys(gs.Parent())[gs] {
 		if strings.HasPrefix(k, "ctx ") {
 			if out == nil {
 				out = map[string]bool{}
@@ -1171,7 +1233,7 @@ func (c *checker) joinKey(v ssa.Value) string {
 	case *ssa.FieldAddr:
 		return c.fieldKey(x)
 	case *ssa.Extract:
-		if x.Index == 1 && isCancelFunc(x.Type()) {
+		if x.Index == 1 && isCancelFunc(x.Type()) && onlyCancelled(x.Tuple) {
 			return fmt.Sprintf("ctx %p", x.Tuple)
 		}
 	case *ssa.Call:
@@ -1182,7 +1244,7 @@ func (c *checker) joinKey(v ssa.Value) string {
 		if u, ok := ctx.(*ssa.UnOp); ok && u.Op == token.MUL && storedIn(u.X) != nil {
 			ctx = storedIn(u.X) // ctx, captured by a closure
 		}
-		if ext, ok := ctx.(*ssa.Extract); ok && ext.Index == 0 {
+		if ext, ok := ctx.(*ssa.Extract); ok && ext.Index == 0 && onlyCancelled(ext.Tuple) {
 			return fmt.Sprintf("ctx %p", ext.Tuple)
 		}
 	}

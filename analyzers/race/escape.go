@@ -467,20 +467,80 @@ func (c *checker) fresh(fn *ssa.Function, depth int) bool {
 }
 
 // freshCall reports whether call returns a new object (see fresh): its
-// callee does, or, at a call of an interface method or a function value,
-// every function the call may reach does (an allocator interface whose
-// implementations make a new object or take one from a pool).
+// callee does, or, at a call of an interface method, every
+// implementation the call may reach does (an allocator interface whose
+// implementations make a new object or take one from a sync.Pool). The
+// implementations are the package's own, so this holds only when no
+// other can be there: the interface value does not come from an exported
+// function's parameter, no exported function, method or struct field of
+// the package takes the interface type, and the list of callees is not
+// cut short (maxCallees).
 func (c *checker) freshCall(call *ssa.Call, depth int) bool {
 	if callee := call.Call.StaticCallee(); callee != nil {
 		return c.fresh(callee, depth)
 	}
+	if !call.Call.IsInvoke() || c.fromAPIParam(call.Call.Value) || c.takenFromOutside(call.Call.Value.Type()) {
+		return false
+	}
 	fns := c.callees(call)
+	if len(fns) >= maxCallees {
+		return false
+	}
 	for _, fn := range fns {
 		if !c.fresh(fn, depth) {
 			return false
 		}
 	}
 	return len(fns) > 0
+}
+
+// takenFromOutside reports whether other packages can hand the package a
+// value of type t: an exported function or method (outside test files)
+// has a parameter of type t, or an exported struct type an exported field
+// of that type.
+func (c *checker) takenFromOutside(t types.Type) bool {
+	key := types.TypeString(t, nil)
+	if r, ok := c.outsideTypes[key]; ok {
+		return r
+	}
+	taken := false
+	for _, fn := range c.funcs {
+		if taken {
+			break
+		}
+		if obj := fn.Object(); obj == nil || !obj.Exported() || c.inTestFile(fn) {
+			continue
+		}
+		params := fn.Signature.Params()
+		for i := 0; i < params.Len(); i++ {
+			if types.Identical(params.At(i).Type(), t) {
+				taken = true
+				break
+			}
+		}
+	}
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		if taken {
+			break
+		}
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Exported() && types.Identical(f.Type(), t) {
+				taken = true
+				break
+			}
+		}
+	}
+	c.outsideTypes[key] = taken
+	return taken
 }
 
 // ownedElement reports whether addr is reached from an element of a map

@@ -1,6 +1,8 @@
 package race
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -9,34 +11,58 @@ import (
 // that WaitGroup is done: a function that waits on the same field before
 // an access (s.stop <- x; <-s.stop; s.flushInputQueue(), with the send
 // loop's defer close(s.stop)) is ordered after everything the goroutine
-// did. So has a goroutine whose last act before a return is a send on a
-// channel field (w.doneCh <- struct{}{}; return), a close of one or Done
-// on a WaitGroup field, once a wait on that field has returned: a Close
-// that stops two such loops and receives twice runs after both. Fields are compared by their type and
-// name, not by instance.
+// did. So has a goroutine whose last act before a return is a close of
+// a channel field or Done on a WaitGroup field, once a wait on that field
+// has returned; and a goroutine whose last act is a send on a channel
+// field it sends on nowhere else (w.doneCh <- struct{}{}; return), once
+// the waiter has received from that field as many times as there are
+// goroutines ending so (a Close that stops two such loops and receives
+// twice runs after both; one receive orders neither). Fields are
+// compared by their type and name, not by instance.
+
+// How a goroutine signals a field as it exits (see exitSignals).
+const (
+	exitBroadcast = 1 // a close or Done: every wait on the field returns after it
+	exitSend      = 2 // a send: one receive returns after it
+)
 
 // exitSignals returns the keys (see checker.fieldKey) of the channel and
 // WaitGroup fields that fn closes or calls Done on in a deferred call, or
-// signals (a send, close, Done) as the last thing before it returns.
-func (c *checker) exitSignals(fn *ssa.Function) map[string]bool {
+// signals (a close, Done, a send on a field it sends on nowhere else) as
+// the last thing before it returns, with how (exitBroadcast, exitSend).
+func (c *checker) exitSignals(fn *ssa.Function) map[string]int {
 	if keys, ok := c.exits[fn]; ok {
 		return keys
 	}
-	keys := map[string]bool{}
+	keys := map[string]int{}
 	quietDefers := true
+	sends := map[string]int{} // sends per channel field, select cases included
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok && !signalOnly(&d.Call) {
-				quietDefers = false
+			switch x := instr.(type) {
+			case *ssa.Defer:
+				if !signalOnly(&x.Call) {
+					quietDefers = false
+				}
+			case *ssa.Send:
+				sends[c.chanKey(x.Chan)]++
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.SendOnly {
+						sends[c.chanKey(st.Chan)]++
+					}
+				}
 			}
 		}
 	}
 	for _, b := range fn.Blocks {
-		if v := finalSignal(b); v != nil && quietDefers {
-			if k := c.chanKey(v); k != "" {
-				keys[k] = true
-			} else if k := c.fieldKey(v); k != "" {
-				keys[k] = true
+		if v, send := finalSignal(b); v != nil && quietDefers {
+			if k := c.chanKey(v); k != "" && !send {
+				keys[k] = exitBroadcast
+			} else if k != "" && sends[k] == 1 {
+				keys[k] = exitSend
+			} else if k := c.fieldKey(v); k != "" && !send {
+				keys[k] = exitBroadcast
 			}
 		}
 		for _, instr := range b.Instrs {
@@ -47,11 +73,11 @@ func (c *checker) exitSignals(fn *ssa.Function) map[string]bool {
 			switch {
 			case isBuiltin(&d.Call, "close"):
 				if k := c.chanKey(d.Call.Args[0]); k != "" {
-					keys[k] = true
+					keys[k] = exitBroadcast
 				}
 			case isSyncMethod(&d.Call, "WaitGroup", "Done"):
 				if k := c.fieldKey(d.Call.Args[0]); k != "" {
-					keys[k] = true
+					keys[k] = exitBroadcast
 				}
 			}
 		}
@@ -60,31 +86,62 @@ func (c *checker) exitSignals(fn *ssa.Function) map[string]bool {
 	return keys
 }
 
+// exitSenders returns how many goroutines end with a send on the field
+// of key k (see exitSignals): the go statements starting a function of
+// the package that does, one for such a function no go statement starts
+// (a goroutine's callee); more than any count of receives when one of
+// those go statements is in a loop.
+func (c *checker) exitSenders(k string) int {
+	if n, ok := c.senderCount[k]; ok {
+		return n
+	}
+	n := 0
+	idx := c.callIndex()
+	for _, fn := range c.funcs {
+		if c.exitSignals(fn)[k] != exitSend {
+			continue
+		}
+		gos := idx.starts[fn]
+		if len(gos) == 0 {
+			n++
+		}
+		for _, g := range gos {
+			if fi := c.info(g.Parent()); fi == nil || newSpawner(c, fi).inLoop(g) {
+				n = maxWaitCount + 1
+				break
+			}
+			n++
+		}
+	}
+	c.senderCount[k] = n
+	return n
+}
+
 // finalSignal returns the channel or WaitGroup that b signals last (a
-// send, a close, Done), when only its function's return (and the
-// deferred calls it runs) follow in b.
-func finalSignal(b *ssa.BasicBlock) ssa.Value {
+// send, a close, Done), and whether by a send, when only its function's
+// return (and the deferred calls it runs) follow in b.
+func finalSignal(b *ssa.BasicBlock) (ssa.Value, bool) {
 	if len(b.Instrs) == 0 {
-		return nil
+		return nil, false
 	}
 	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok {
-		return nil
+		return nil, false
 	}
 	for i := len(b.Instrs) - 2; i >= 0; i-- {
 		switch x := b.Instrs[i].(type) {
 		case *ssa.Send:
-			return x.Chan
+			return x.Chan, true
 		case *ssa.Call:
 			if len(x.Call.Args) == 1 && (isBuiltin(&x.Call, "close") || isSyncMethod(&x.Call, "WaitGroup", "Done")) {
-				return x.Call.Args[0]
+				return x.Call.Args[0], false
 			}
-			return nil
+			return nil, false
 		case *ssa.RunDefers, *ssa.DebugRef:
 		default:
-			return nil
+			return nil, false
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // signalOnly reports whether call, a deferred call, only signals or
@@ -118,12 +175,19 @@ func (c *checker) waitedBefore(instr ssa.Instruction) []string {
 }
 
 // waitedForExit reports whether access b is made only after waiting on a
-// field that one of the functions fns signals as it exits.
+// field that one of the functions fns signals as it exits: once for a
+// close or Done, once per goroutine ending so for a send (see
+// exitSenders).
 func (c *checker) waitedForExit(b *access, fns []*ssa.Function) bool {
 	for _, fn := range fns {
-		exits := c.exitSignals(fn)
-		for _, k := range b.waited {
-			if exits[k] {
+		for k, how := range c.exitSignals(fn) {
+			n := 0
+			for _, w := range b.waited {
+				if w == k {
+					n++
+				}
+			}
+			if n > 0 && (how == exitBroadcast || n >= c.exitSenders(k)) {
 				return true
 			}
 		}

@@ -72,7 +72,7 @@ func (c *checker) receivesBefore(instr ssa.Instruction) []string {
 		in = mustWaitIn(fn, c.chanKey)
 		c.recvIns[fn] = in
 	}
-	return mustWaitsBefore(in, instr, c.chanKey)
+	return slices.Compact(mustWaitsBefore(in, instr, c.chanKey))
 }
 
 // selectCase matches cond, a test of which case a select took: the

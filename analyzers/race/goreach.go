@@ -232,9 +232,48 @@ func (c *checker) connOwned(a, o *access) bool {
 		}
 		t := c.startedPerObject(s)
 		return t != nil && a.obj.key == o.obj.key && strings.HasPrefix(a.obj.key, "field:"+typeKey(t)+".") &&
-			!strings.Contains(strings.TrimPrefix(a.obj.key, "field:"+typeKey(t)+"."), ".")
+			!strings.Contains(strings.TrimPrefix(a.obj.key, "field:"+typeKey(t)+"."), ".") &&
+			c.onOwnReceiver(a, s) && c.onOwnReceiver(o, s)
 	}
 	return false
+}
+
+// onOwnReceiver reports whether access a is made through the receiver of
+// its function, a method that started method s reaches only through
+// calls on its own receiver (c.handleSearch() in c.serve()): the
+// goroutine's own T, not another one it found (a broadcast over the
+// server's connections).
+func (c *checker) onOwnReceiver(a *access, s *ssa.Function) bool {
+	fn := a.fn
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || paramOf(fn, a.root) != fn.Params[0] ||
+		strings.Count(a.path, ".") != 1 || strings.Contains(a.path, "[]") {
+		return false // not a field of the receiver itself (c.srv.conns[].unread)
+	}
+	return c.receiverFrom(fn, s, map[*ssa.Function]bool{})
+}
+
+// receiverFrom reports whether fn is s, or is called only from methods
+// receiverFrom holds for, each time on their own receiver.
+func (c *checker) receiverFrom(fn, s *ssa.Function, seen map[*ssa.Function]bool) bool {
+	if fn == s {
+		return true
+	}
+	if seen[fn] {
+		return true // a cycle of such calls adds no other receiver
+	}
+	seen[fn] = true
+	sites := c.locks.CallSites(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, call := range sites {
+		caller := call.Parent()
+		if caller.Signature.Recv() == nil || len(caller.Params) == 0 || len(call.Call.Args) == 0 ||
+			paramOf(caller, call.Call.Args[0]) != caller.Params[0] || !c.receiverFrom(caller, s, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // startedPerObject returns the named type T when started function s is a

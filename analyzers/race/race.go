@@ -86,9 +86,11 @@ type checker struct {
 	byName         map[string]*ssa.Function                      // exported functions by name; see siteFuncs
 	made           map[*ssa.Function]bool                        // whether a function literal is ever made; see neverMade
 	publishes      map[*ssa.Parameter]bool                       // see goPublishes
-	exits          map[*ssa.Function]map[string]bool             // see exitSignals
-	waitIns        map[*ssa.Function][]map[string]bool           // see waitedBefore
-	recvIns        map[*ssa.Function][]map[string]bool           // see receivesBefore
+	exits          map[*ssa.Function]map[string]int              // see exitSignals
+	senderCount    map[string]int                                // see exitSenders
+	outsideTypes   map[string]bool                               // see takenFromOutside
+	waitIns        map[*ssa.Function][]map[string]int            // see waitedBefore
+	recvIns        map[*ssa.Function][]map[string]int            // see receivesBefore
 	exitKeysOf     map[*ssa.Function]map[*ssa.Go]map[string]bool // see exitKeys
 	ifaces         *[]documentedInterface                        // see interfaces
 	reach          *goReach                                      // see goReach
@@ -129,9 +131,11 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 		infos:          map[*ssa.Function]*funcInfo{},
 		made:           map[*ssa.Function]bool{},
 		publishes:      map[*ssa.Parameter]bool{},
-		exits:          map[*ssa.Function]map[string]bool{},
-		waitIns:        map[*ssa.Function][]map[string]bool{},
-		recvIns:        map[*ssa.Function][]map[string]bool{},
+		exits:          map[*ssa.Function]map[string]int{},
+		senderCount:    map[string]int{},
+		outsideTypes:   map[string]bool{},
+		waitIns:        map[*ssa.Function][]map[string]int{},
+		recvIns:        map[*ssa.Function][]map[string]int{},
 		exitKeysOf:     map[*ssa.Function]map[*ssa.Go]map[string]bool{},
 		sums:           map[*ssa.Function]*summary{},
 		impls:          map[implKey][]*ssa.Function{},

@@ -46,6 +46,8 @@ func TestAnalyzer(t *testing.T) {
 		}}},
 		{"locks that are not package sync's", &noFacts, "lockers", nil},
 		{"writes before publication, helpers under the lock", &noFacts, "published", nil},
+		{"waits that join nothing", &noFacts, "misjoined", nil},
+		{"allocators other packages may implement", &noFacts, "allocators", nil},
 		{"unusual code", &noFacts, "odd", nil},
 		{"the lock of another instance", &noFacts, "instances", nil},
 		{"a running flag set before the goroutine starts", &noFacts, "flags", nil},

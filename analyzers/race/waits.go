@@ -2,6 +2,7 @@ package race
 
 import (
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -20,29 +21,35 @@ import (
 // caller's choosing; "" for the waits the caller does not follow.
 type waitKey func(v ssa.Value) string
 
-// mustWaitIn returns, for each block of fn (by index), the keys waited on
-// along every path from fn's entry into the block: a forward must
-// analysis (an intersection at merges) over the waits of each block and
-// the receive cases of the selects its predecessors branch on.
-func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]bool {
-	in := make([]map[string]bool, len(fn.Blocks))
-	out := make([]map[string]bool, len(fn.Blocks)) // nil: not yet reached (every key)
+// maxWaitCount caps the number of waits on one key counted along a path
+// (a loop's receives would count without end).
+const maxWaitCount = 8
+
+// mustWaitIn returns, for each block of fn (by index), how many times
+// each key is waited on along every path from fn's entry into the block
+// (the least number over the paths): a forward must analysis (a minimum
+// at merges) over the waits of each block and the receive cases of the
+// selects its predecessors branch on. A Close that receives once from
+// each of two loops' done channel waits on it twice.
+func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]int {
+	in := make([]map[string]int, len(fn.Blocks))
+	out := make([]map[string]int, len(fn.Blocks)) // nil: not yet reached (every key)
 	for changed := true; changed; {
 		changed = false
 		for _, b := range fn.Blocks {
-			var cur map[string]bool
+			var cur map[string]int
 			if b.Index == 0 {
-				cur = map[string]bool{}
+				cur = map[string]int{}
 			}
 			for _, p := range b.Preds {
 				if out[p.Index] == nil {
 					continue
 				}
 				edge := out[p.Index]
-				if k := selectCaseKey(p, b, key); k != "" && !edge[k] {
-					edge = with(edge, k)
+				if k := selectCaseKey(p, b, key); k != "" {
+					edge = plusOne(edge, k)
 				}
-				cur = intersectKeys(cur, edge)
+				cur = minCounts(cur, edge)
 			}
 			if cur == nil {
 				continue // unreachable so far
@@ -50,11 +57,11 @@ func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]bool {
 			in[b.Index] = cur
 			o := cur
 			for _, x := range b.Instrs {
-				if k := waitKeyOf(x, key); k != "" && !o[k] {
-					o = with(o, k)
+				if k := waitKeyOf(x, key); k != "" {
+					o = plusOne(o, k)
 				}
 			}
-			if !sameKeys(o, out[b.Index]) {
+			if !maps.Equal(o, out[b.Index]) || out[b.Index] == nil {
 				out[b.Index] = o
 				changed = true
 			}
@@ -64,22 +71,26 @@ func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]bool {
 }
 
 // mustWaitsBefore returns the keys that instr's function waits on along
-// every path to instr, given mustWaitIn's result for the function.
-func mustWaitsBefore(in []map[string]bool, instr ssa.Instruction, key waitKey) []string {
+// every path to instr, given mustWaitIn's result for the function, each
+// as many times as it is waited on at least.
+func mustWaitsBefore(in []map[string]int, instr ssa.Instruction, key waitKey) []string {
 	b := instr.Block()
-	var keys []string
-	for k := range in[b.Index] {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	counts := in[b.Index]
 	for _, x := range b.Instrs {
 		if x == instr {
 			break
 		}
-		if k := waitKeyOf(x, key); k != "" && !in[b.Index][k] {
+		if k := waitKeyOf(x, key); k != "" {
+			counts = plusOne(counts, k)
+		}
+	}
+	var keys []string
+	for k, n := range counts {
+		for range n {
 			keys = append(keys, k)
 		}
 	}
+	slices.Sort(keys)
 	return keys
 }
 
@@ -110,40 +121,33 @@ func selectCaseKey(p, b *ssa.BasicBlock, key waitKey) string {
 	return key(sel.States[i].Chan)
 }
 
-func with(m map[string]bool, k string) map[string]bool {
-	out := make(map[string]bool, len(m)+1)
-	for x := range m {
-		out[x] = true
+// plusOne returns m with one more wait on k (up to maxWaitCount).
+func plusOne(m map[string]int, k string) map[string]int {
+	if m[k] >= maxWaitCount {
+		return m
 	}
-	out[k] = true
+	out := maps.Clone(m)
+	if out == nil {
+		out = map[string]int{}
+	}
+	out[k]++
 	return out
 }
 
-// intersectKeys returns the keys in both a and b; nil stands for every key.
-func intersectKeys(a, b map[string]bool) map[string]bool {
+// minCounts returns, for the keys of both a and b, the lesser count; nil
+// stands for every key, as many times as wanted.
+func minCounts(a, b map[string]int) map[string]int {
 	switch {
 	case a == nil:
 		return b
 	case b == nil:
 		return a
 	}
-	out := map[string]bool{}
-	for k := range a {
-		if b[k] {
-			out[k] = true
+	out := map[string]int{}
+	for k, n := range a {
+		if m := b[k]; m > 0 {
+			out[k] = min(n, m)
 		}
 	}
 	return out
-}
-
-func sameKeys(a, b map[string]bool) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
 }
