@@ -1,6 +1,7 @@
 package race
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -269,11 +270,22 @@ func (c *checker) receiverFrom(fn, s *ssa.Function, seen map[*ssa.Function]bool)
 	for _, call := range sites {
 		caller := call.Parent()
 		if caller.Signature.Recv() == nil || len(caller.Params) == 0 || len(call.Call.Args) == 0 ||
-			paramOf(caller, call.Call.Args[0]) != caller.Params[0] || !c.receiverFrom(caller, s, seen) {
+			paramOf(caller, unspilled(call.Call.Args[0])) != caller.Params[0] || !c.receiverFrom(caller, s, seen) {
 			return false
 		}
 	}
 	return true
+}
+
+// unspilled returns the variable v is loaded from (a receiver a closure
+// captures, which go/ssa spills to a variable), or v.
+func unspilled(v ssa.Value) ssa.Value {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if _, ok := u.X.(*ssa.Alloc); ok {
+			return u.X
+		}
+	}
+	return v
 }
 
 // startedPerObject returns the named type T when started function s is a
