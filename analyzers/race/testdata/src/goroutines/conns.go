@@ -38,6 +38,7 @@ func (s *IMAPServer) Serve(l net.Listener) error {
 }
 
 func (c *IMAPConn) serve() {
+	defer func() { c.nc.Close() }() // captures c: go/ssa spills it to a variable
 	buf := make([]byte, 1)
 	for {
 		if _, err := c.nc.Read(buf); err != nil {
