@@ -1056,21 +1056,7 @@ func (c *checker) exitKeys(fn *ssa.Function) map[*ssa.Go]map[string]bool {
 // finalCall reports whether only its function's return (and the
 // deferred calls it runs) follow call in its block.
 func finalCall(call ssa.Instruction) bool {
-	instrs := call.Block().Instrs
-	i := slices.Index(instrs, call)
-	if i < 0 {
-		return false
-	}
-	for _, x := range instrs[i+1:] {
-		switch x.(type) {
-		case *ssa.Return:
-			return true
-		case *ssa.RunDefers, *ssa.DebugRef:
-		default:
-			return false
-		}
-	}
-	return false
+	return lastBeforeReturn(call.Block()) == call
 }
 
 // overlaps reports whether a and b have a key in common.
@@ -1102,14 +1088,10 @@ func (c *checker) literalSync(lit *ssa.Function, mc *ssa.MakeClosure) (signals, 
 			return ""
 		case *ssa.UnOp:
 			if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL {
-				b := bound(fv) // a captured variable
-				if b == nil {
-					return ""
+				if b := bound(fv); b != nil {
+					return c.varKey(b) // a captured variable
 				}
-				if sv := storedIn(b); sv != nil && isCancelFunc(sv.Type()) {
-					return c.joinKey(sv)
-				}
-				return fmt.Sprintf("var %p", b)
+				return ""
 			}
 		}
 		return c.joinKey(v)
@@ -1213,6 +1195,16 @@ func (c *checker) waitsOnAll(x ssa.Instruction, keys map[string]bool) bool {
 	return true
 }
 
+// varKey names variable cell of the function making a goroutine: the
+// context whose cancel function it holds (captured by a closure), or the
+// variable itself.
+func (c *checker) varKey(cell ssa.Value) string {
+	if sv := storedIn(cell); sv != nil && isCancelFunc(sv.Type()) {
+		return c.joinKey(sv)
+	}
+	return fmt.Sprintf("var %p", cell)
+}
+
 // joinKey names the channel, WaitGroup or context that v, a value of the
 // function making a goroutine, is: a field by its type and name, a
 // variable by its address, a context by the call that made it (its
@@ -1225,10 +1217,7 @@ func (c *checker) joinKey(v ssa.Value) string {
 			if fa, ok := x.X.(*ssa.FieldAddr); ok {
 				return c.fieldKey(fa)
 			}
-			if sv := storedIn(x.X); sv != nil && isCancelFunc(sv.Type()) {
-				return c.joinKey(sv) // cancel, captured by a closure
-			}
-			return fmt.Sprintf("var %p", x.X)
+			return c.varKey(x.X)
 		}
 	case *ssa.FieldAddr:
 		return c.fieldKey(x)

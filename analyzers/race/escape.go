@@ -500,30 +500,36 @@ func (c *checker) freshCall(call *ssa.Call, depth int) bool {
 // of that type.
 func (c *checker) takenFromOutside(t types.Type) bool {
 	key := types.TypeString(t, nil)
-	if r, ok := c.outsideTypes[key]; ok {
-		return r
+	taken, ok := c.outsideTypes[key]
+	if !ok {
+		taken = c.exportedParamOf(t) || c.exportedFieldOf(t)
+		c.outsideTypes[key] = taken
 	}
-	taken := false
+	return taken
+}
+
+// exportedParamOf reports whether an exported function or method of the
+// package, outside test files, has a parameter of type t.
+func (c *checker) exportedParamOf(t types.Type) bool {
 	for _, fn := range c.funcs {
-		if taken {
-			break
-		}
 		if obj := fn.Object(); obj == nil || !obj.Exported() || c.inTestFile(fn) {
 			continue
 		}
 		params := fn.Signature.Params()
 		for i := 0; i < params.Len(); i++ {
 			if types.Identical(params.At(i).Type(), t) {
-				taken = true
-				break
+				return true
 			}
 		}
 	}
+	return false
+}
+
+// exportedFieldOf reports whether an exported struct type of the package
+// has an exported field of type t.
+func (c *checker) exportedFieldOf(t types.Type) bool {
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
-		if taken {
-			break
-		}
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || !tn.Exported() {
 			continue
@@ -534,13 +540,11 @@ func (c *checker) takenFromOutside(t types.Type) bool {
 		}
 		for i := 0; i < st.NumFields(); i++ {
 			if f := st.Field(i); f.Exported() && types.Identical(f.Type(), t) {
-				taken = true
-				break
+				return true
 			}
 		}
 	}
-	c.outsideTypes[key] = taken
-	return taken
+	return false
 }
 
 // ownedElement reports whether addr is reached from an element of a map

@@ -57,28 +57,20 @@ func (c *checker) exitSignals(fn *ssa.Function) map[string]int {
 	}
 	for _, b := range fn.Blocks {
 		if v, send := finalSignal(b); v != nil && quietDefers {
-			if k := c.chanKey(v); k != "" && !send {
+			if k := c.syncFieldKey(v); k != "" && (!send || sends[k] == 1) {
 				keys[k] = exitBroadcast
-			} else if k != "" && sends[k] == 1 {
-				keys[k] = exitSend
-			} else if k := c.fieldKey(v); k != "" && !send {
-				keys[k] = exitBroadcast
+				if send {
+					keys[k] = exitSend
+				}
 			}
 		}
 		for _, instr := range b.Instrs {
 			d, ok := instr.(*ssa.Defer)
-			if !ok || len(d.Call.Args) != 1 {
+			if !ok || len(d.Call.Args) != 1 || !isBuiltin(&d.Call, "close") && !isSyncMethod(&d.Call, "WaitGroup", "Done") {
 				continue
 			}
-			switch {
-			case isBuiltin(&d.Call, "close"):
-				if k := c.chanKey(d.Call.Args[0]); k != "" {
-					keys[k] = exitBroadcast
-				}
-			case isSyncMethod(&d.Call, "WaitGroup", "Done"):
-				if k := c.fieldKey(d.Call.Args[0]); k != "" {
-					keys[k] = exitBroadcast
-				}
+			if k := c.syncFieldKey(d.Call.Args[0]); k != "" {
+				keys[k] = exitBroadcast
 			}
 		}
 	}
@@ -121,27 +113,35 @@ func (c *checker) exitSenders(k string) int {
 // send, a close, Done), and whether by a send, when only its function's
 // return (and the deferred calls it runs) follow in b.
 func finalSignal(b *ssa.BasicBlock) (ssa.Value, bool) {
-	if len(b.Instrs) == 0 {
-		return nil, false
-	}
-	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok {
-		return nil, false
-	}
-	for i := len(b.Instrs) - 2; i >= 0; i-- {
-		switch x := b.Instrs[i].(type) {
-		case *ssa.Send:
-			return x.Chan, true
-		case *ssa.Call:
-			if len(x.Call.Args) == 1 && (isBuiltin(&x.Call, "close") || isSyncMethod(&x.Call, "WaitGroup", "Done")) {
-				return x.Call.Args[0], false
-			}
-			return nil, false
-		case *ssa.RunDefers, *ssa.DebugRef:
-		default:
-			return nil, false
+	switch x := lastBeforeReturn(b).(type) {
+	case *ssa.Send:
+		return x.Chan, true
+	case *ssa.Call:
+		if len(x.Call.Args) == 1 && (isBuiltin(&x.Call, "close") || isSyncMethod(&x.Call, "WaitGroup", "Done")) {
+			return x.Call.Args[0], false
 		}
 	}
 	return nil, false
+}
+
+// lastBeforeReturn returns the instruction of b that only its function's
+// return (and the deferred calls it runs) follow, or nil when b does not
+// return.
+func lastBeforeReturn(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok {
+		return nil
+	}
+	for i := len(b.Instrs) - 2; i >= 0; i-- {
+		switch x := b.Instrs[i].(type) {
+		case *ssa.RunDefers, *ssa.DebugRef:
+		default:
+			return x
+		}
+	}
+	return nil
 }
 
 // signalOnly reports whether call, a deferred call, only signals or
@@ -160,18 +160,21 @@ func (c *checker) waitedBefore(instr ssa.Instruction) []string {
 	if fn == nil || instr.Block() == nil {
 		return nil
 	}
-	key := func(v ssa.Value) string {
-		if k := c.chanKey(v); k != "" {
-			return k // a channel field, received from
-		}
-		return c.fieldKey(v) // a WaitGroup field, waited on
-	}
 	in, ok := c.waitIns[fn]
 	if !ok {
-		in = mustWaitIn(fn, key)
+		in = mustWaitIn(fn, c.syncFieldKey)
 		c.waitIns[fn] = in
 	}
-	return mustWaitsBefore(in, instr, key)
+	return mustWaitsBefore(in, instr, c.syncFieldKey)
+}
+
+// syncFieldKey names the channel field that v, a channel, is loaded from,
+// or the WaitGroup field v points to; "" for other values.
+func (c *checker) syncFieldKey(v ssa.Value) string {
+	if k := c.chanKey(v); k != "" {
+		return k
+	}
+	return c.fieldKey(v)
 }
 
 // waitedForExit reports whether access b is made only after waiting on a

@@ -313,12 +313,8 @@ func (c *checker) startedPerObject(s *ssa.Function) *types.Named {
 	if fi == nil {
 		return nil
 	}
-	if newSpawner(c, fi).inLoop(g) {
-		// The loop must make the receiver anew each time round.
-		def := recv.(ssa.Instruction).Block()
-		if !reachableFrom(g.Block())[def.Index] || !reachableFrom(def)[g.Block().Index] {
-			return nil
-		}
+	if sp := newSpawner(c, fi); sp.inLoop(g) && !sp.definedInLoop(recv, g) {
+		return nil // the loop must make the receiver anew each time round
 	}
 	return n
 }

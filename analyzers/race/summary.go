@@ -882,11 +882,8 @@ func (c *checker) closureAt(v ssa.Value, callee, fn *ssa.Function) *ssa.MakeClos
 // rebase roots access a at value arg of the caller, prefixing the path
 // from arg's own root. It returns nil when arg's root is unknown.
 func (c *checker) rebase(a *access, arg ssa.Value, path string) *access {
-	if arg == nil {
-		return nil
-	}
-	root, prefix, ok := c.trace(arg, 0)
-	if !ok || root == nil {
+	root, prefix, ok := c.argRoot(arg)
+	if !ok {
 		return nil
 	}
 	return c.rebaseOnto(a, root, prefix+path)
@@ -895,16 +892,23 @@ func (c *checker) rebase(a *access, arg ssa.Value, path string) *access {
 // rebased is rebase of a copy of *a, which it makes (on the heap) only
 // when the access is rebased: a may stay on its caller's stack.
 func (c *checker) rebased(a *access, arg ssa.Value, path string) *access {
-	if arg == nil {
-		return nil
-	}
-	root, prefix, ok := c.trace(arg, 0)
-	if !ok || root == nil {
+	root, prefix, ok := c.argRoot(arg)
+	if !ok {
 		return nil
 	}
 	b := new(access)
 	*b = *a
 	return c.rebaseOnto(b, root, prefix+path)
+}
+
+// argRoot returns the root of arg, a value of the caller, and the path
+// from it; false when arg or its root is unknown.
+func (c *checker) argRoot(arg ssa.Value) (ssa.Value, string, bool) {
+	if arg == nil {
+		return nil, "", false
+	}
+	root, prefix, ok := c.trace(arg, 0)
+	return root, prefix, ok && root != nil
 }
 
 // rebaseOnto sets the root of access a to root, with path.

@@ -95,13 +95,12 @@ func mustWaitsBefore(in []map[string]int, instr ssa.Instruction, key waitKey) []
 }
 
 // waitKeyOf returns the key of the channel or WaitGroup x waits on: a
-// receive, WaitGroup.Wait, or a select whose only case is a receive.
+// receive or WaitGroup.Wait. (go/ssa builds a blocking select of one
+// case as a plain receive; the cases of others count on their edges, see
+// selectCaseKey.)
 func waitKeyOf(x ssa.Instruction, key waitKey) string {
 	if v := waitedOn(x); v != nil {
 		return key(v)
-	}
-	if sel, ok := x.(*ssa.Select); ok && sel.Blocking && len(sel.States) == 1 && sel.States[0].Dir == types.RecvOnly {
-		return key(sel.States[0].Chan)
 	}
 	return ""
 }
