@@ -1015,12 +1015,13 @@ func (c *checker) exitKeys(fn *ssa.Function) map[*ssa.Go]map[string]bool {
 	// started in a loop, is done after the first: its Done joins none.
 	cancellers := map[string]int{}
 	for _, l := range lits {
+		n := 1
+		if goInLoop(l.g) {
+			n = 2
+		}
 		for k := range l.signals {
 			if strings.HasPrefix(k, "ctx ") {
-				cancellers[k]++
-				if fi := c.info(fn); fi == nil || newSpawner(c, fi).inLoop(l.g) {
-					cancellers[k]++
-				}
+				cancellers[k] += n
 			}
 		}
 	}

@@ -98,7 +98,7 @@ func (c *checker) exitSenders(k string) int {
 			n++
 		}
 		for _, g := range gos {
-			if fi := c.info(g.Parent()); fi == nil || newSpawner(c, fi).inLoop(g) {
+			if goInLoop(g) {
 				n = maxWaitCount + 1
 				break
 			}

@@ -344,7 +344,7 @@ func (c *checker) spawnedOnce(s *ssa.Function) bool {
 	}
 	g := gos[0]
 	spawner := g.Parent()
-	if fi := c.info(spawner); fi == nil || newSpawner(c, fi).inLoop(g) {
+	if goInLoop(g) {
 		return false
 	}
 	// The spawner and the functions that call it, up to the entry

@@ -76,6 +76,14 @@ func (sp *spawner) inLoop(g ssa.Instruction) bool {
 	return sp.reachable(g.Block())[g.Block().Index]
 }
 
+// goInLoop reports whether go statement g can execute more than once in
+// a call of its function, as spawner.inLoop does, without the function's
+// funcInfo: exitKeys asks while entry contexts are being computed, before
+// a funcInfo (which reads its function's context) may be made.
+func goInLoop(g ssa.Instruction) bool {
+	return reachableFrom(g.Block())[g.Block().Index]
+}
+
 // definedInLoop reports whether v is created anew in every iteration of
 // the loop around g (a per-iteration variable), so each goroutine of the
 // loop gets its own.
