@@ -495,11 +495,22 @@ func (c *Classifier) stored(addr ssa.Value, depth int, resolve func(ssa.Value, i
 		found = r
 		sp, _ := c.path(st.Addr, depth+1)
 		base := parentPath(sp.Inst)
-		if base == "" || !strings.HasPrefix(r.Inst, base) || (i > 0 && rel != r.Inst[len(base):]) {
+		var here string
+		switch {
+		case base != "" && strings.HasPrefix(r.Inst, base):
+			here = r.Inst[len(base):]
+		default:
+			// The stored-into object has no instance name (a call's
+			// result: e, s := newExecutor()); the lock is still at a
+			// known place relative to it when both hang off the same
+			// value (e.cond = sync.NewCond(e.mu.RLocker())).
+			here = relativeTo(st.Addr, r.Value)
+		}
+		if here == "" || (i > 0 && rel != here) {
 			relOK = false
 			continue
 		}
-		rel = r.Inst[len(base):]
+		rel = here
 	}
 	if found.Class == "" {
 		return Ref{}, false
@@ -510,6 +521,33 @@ func (c *Classifier) stored(addr ssa.Value, depth int, resolve func(ssa.Value, i
 	}
 	found.Value = nil
 	return found, true
+}
+
+// relativeTo returns the field path (".mu", ".state.mu") that leads from
+// the object whose field addr is (&x.f) to the mutex pointer v (&x.mu),
+// or "" when v is not a field reached from that same object.
+func relativeTo(addr, v ssa.Value) string {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok || v == nil {
+		return ""
+	}
+	rel := ""
+	for range maxDepth {
+		va, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return ""
+		}
+		s := structOf(deref(va.X.Type()))
+		if s == nil {
+			return ""
+		}
+		rel = "." + s.Field(va.Field).Name() + rel
+		if va.X == fa.X {
+			return rel
+		}
+		v = va.X
+	}
+	return ""
 }
 
 // parentPath strips the last field selection of an instance path:
