@@ -246,7 +246,11 @@
 // object: only that loop can reach the object, and the goroutine check
 // pairs the two. Nor what a function does in the receive case of a
 // polling select (select { case err = <-done: ...; default: }), which
-// waits as a blocking receive does. Nor the fields of a type a test file
+// waits as a blocking receive does, nor after a polling loop that exits
+// only once flags set by what it received are true (for !r0 || !r1 {
+// select { case r0 = <-ready0: case r1 = <-ready1: default: } }, or
+// done = true in the receive case's body): the exit edges are taken only
+// after those receives, which wait as they do. Nor the fields of a type a test file
 // declares, reached by goroutines some function starts, when no test
 // that reaches that function makes a value of the type: the package's
 // code calls the type's methods through an interface (a store, a
@@ -474,7 +478,11 @@
 // inside callees of the spawner; functions called through function values other than
 // closures created in place or passed to the function that calls them
 // (a callback parameter's accesses are those of the closure each call
-// site passes); and goroutines started by other packages, except to run
+// site passes, also as the receiver of an interface method of a named
+// function type: var h Handler = HandlerFunc(f); go h.Serve() runs f),
+// so a closure kept in a field, a slice or a map and called from a
+// goroutine later (a handler registered in a mux, then served) is not
+// followed; and goroutines started by other packages, except to run
 // a function passed to them (errgroup's Go).
 //
 // These orderings are not modelled either, and are the most common false
@@ -483,9 +491,7 @@
 // their writes never meet the loop); an event loop's fields written
 // also by Start before it starts the loop and by Stop after it joins it;
 // a goroutine that touches an object only once a timer it arms from the
-// object's state fires, which a test never arms; a polling loop that
-// exits once flags set by receives are true (for !ready { select { case
-// ready = <-ch: default: } }); a state machine of compare-and-swap
+// object's state fires, which a test never arms; a state machine of compare-and-swap
 // transitions; values that decide whether a write runs at all (a field
 // set lazily only while nil, a header the test's message already has);
 // and instances told apart only by how they were made (a response fresh

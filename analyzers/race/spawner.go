@@ -125,7 +125,22 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	if len(isWait) == 0 {
 		return false
 	}
-	return !reachesAvoiding(g.stmt, sp.index[g.stmt], instr, func(x ssa.Instruction) bool { return isWait[x] })
+	stop := func(x ssa.Instruction) bool { return isWait[x] }
+	// A flag set from a receive the goroutine's start precedes: a
+	// select's receive case polled, or a receive, each a wait here.
+	waited := func(r ssa.Instruction) bool {
+		_, polled := r.(*ssa.Select)
+		return (isWait[r] || polled && g.signals) && sp.dominatedBy(r, g.stmt)
+	}
+	return !reachesAvoidingFlags(g.stmt, sp.index[g.stmt], instr, stop, waited)
+}
+
+// dominatedBy reports whether every path to instr passes g first.
+func (sp *spawner) dominatedBy(instr, g ssa.Instruction) bool {
+	if instr.Block() == g.Block() {
+		return sp.index[g] < sp.index[instr]
+	}
+	return g.Block().Dominates(instr.Block())
 }
 
 // joined reports whether the spawner waits for goroutine g before it

@@ -923,14 +923,22 @@ func (c *checker) rebaseOnto(a *access, root ssa.Value, path string) *access {
 }
 
 // passedFunc returns the function value v converts to a named function
-// type (ParallelizeUntil(n, DoWorkPieceFunc(check))), or v.
+// type (ParallelizeUntil(n, DoWorkPieceFunc(check))), also as the
+// receiver of an interface method call (var h Handler =
+// HandlerFunc(f); h.ServeHTTP()), or v.
 func passedFunc(v ssa.Value) ssa.Value {
 	for {
-		ct, ok := v.(*ssa.ChangeType)
-		if !ok {
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeInterface:
+			if _, ok := x.X.Type().Underlying().(*types.Signature); !ok {
+				return v
+			}
+			v = x.X
+		default:
 			return v
 		}
-		v = ct.X
 	}
 }
 
