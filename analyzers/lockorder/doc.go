@@ -289,7 +289,10 @@
 // a blocking send on a channel mutex is a channel operation).
 // Locks held on only some paths into a point are not held there (a
 // must-analysis: no report unless every path holds the lock), except for
-// the double locks along a path and the leaks at a merge above; a
+// the double locks along a path, the leaks at a merge above, and the
+// acquisitions a loop makes on every iteration, ordered after the locks
+// its first iteration holds (a retry loop whose call releases the
+// caller's lock after taking its own: kubernetes13135); a
 // re-acquisition guarded by a boolean flag (if !locked { mu.Lock() }) is
 // not reported, nor is a lock held on some paths into a merge and
 // released (on some path) after it, whose other paths would unlock an
@@ -306,7 +309,12 @@
 // its edges under none. Up to eight observations with different gates
 // are kept per edge. Instances are told apart by access path only; elements
 // of slices at variable indices and map values have unknown instances
-// and are never reported as double or nested locks. Gates are lock
+// and are never reported as double or nested locks, except through an
+// element's pointer back to the owner of the container (for _, r :=
+// range s.replicas { r.store.Status() } under s.mu is s.mu again:
+// cockroach3710); a field of another object is known only when a
+// constructor of the package stored the argument there and nothing else
+// stores to it (NewMembersAPI(c).Leader() calling c.Do: etcd6708). Gates are lock
 // classes, not instances: two goroutines holding the gate class of two
 // different values are taken to exclude each other. Nesting two instances
 // is silent when the inner acquisition is dominated by an ordering
@@ -314,8 +322,9 @@
 // when the instances come from a swap (phi), and when both hang off one
 // variable (n.mu then n.parent.mu: hierarchical locking). A double lock
 // through an interface implementation that holds a back pointer to its
-// owner (c.b = &rr{cc: c}; c.b.Update() under c.mu, Update locking
-// r.cc.mu) is not reported: the two instances are not known to be one.
+// owner stored in place (c.b = &rr{cc: c}; c.b.Update() under c.mu,
+// Update locking r.cc.mu) is not reported: the two instances are not
+// known to be one.
 // Calls of
 // function values VTA cannot resolve, locks taken by the
 // standard library, functions the standard library calls other than

@@ -34,7 +34,15 @@
 // whose closure captures p, not a path through the variable's cell. Equal non-empty paths denote
 // the same mutex (as far as a lock analysis cares: writes to the pointers
 // on the path in between are ignored); "" means unknown (an element at a
-// non-constant index, a map value).
+// non-constant index, a map value). Two paths through objects the
+// function cannot name are still followed to the caller's values: the
+// result of a constructor that stores its argument into a field of the
+// new object it returns, a field nothing else in the package stores to
+// (NewMembersAPI(c).client is c), and an element's pointer back to the
+// owner of the map, slice or array field it is an element of (for _, r
+// := range s.replicas, r.store is s). A sync.Cond stored in a field of a
+// value a call returned, made on a lock of that same value (e.cond =
+// sync.NewCond(e.mu.RLocker())), has that value's lock as its L.
 //
 // # Lock operations
 //
@@ -156,7 +164,12 @@
 // it releases before them (Item.Unheld: released on some path to every
 // acquisition of the item); one made while it still holds the caller's
 // lock, before releasing it, is (an unlock helper that read-locks a
-// table before it releases a key's lock). A deferred call of an unknown
+// table before it releases a key's lock). In a loop whose body releases
+// a lock held before the loop (a retry loop calling what releases its
+// caller's lock), Result.Trace gives the acquisitions made on every
+// iteration the locks held on the first: the must-held set at the loop
+// header, met with the back edge, has lost the lock, though the first
+// time round takes the body's locks while it is still held. A deferred call of an unknown
 // function value (defer unlock()) is assumed to release everything, and
 // so is a call of a function that releases a sync.Locker it cannot name
 // or that is its parameter or free variable (the release function

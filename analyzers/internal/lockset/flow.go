@@ -94,6 +94,10 @@ type flow struct {
 	entry     Set
 	in        []*state
 	blockHeld [][]Set // lazily: held set before each instruction
+	// lossy is set when a loop's back edge brings fewer locks to its
+	// header than the way into the loop: the body releases a lock its
+	// first iteration still holds (see firstIteration).
+	lossy bool
 }
 
 // engine computes summaries and flows for one package.
@@ -127,9 +131,12 @@ type engine struct {
 	dynamic map[ssa.CallInstruction][]*ssa.Function
 	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
 
-	opaque     map[*ssa.Function]bool   // see opaqueUnlock
-	names      map[*ssa.Function]string // see funcName
-	fieldFuncs map[string][]ssa.Value   // see indexFieldFuncs
+	opaque      map[*ssa.Function]bool           // see opaqueUnlock
+	names       map[*ssa.Function]string         // see funcName
+	fieldFuncs  map[string][]ssa.Value           // see indexFieldFuncs
+	ctorFields  map[*ssa.Function]map[string]int // see constructorFields
+	fieldStores map[fieldOf][]*ssa.Function      // see storedElsewhere
+	backLinks   map[fieldOf]map[backLink]bool    // see backLinked
 
 	// chanPaired lists the classes of the channels used as mutexes
 	// that some function acquires and then releases while it holds them
@@ -165,6 +172,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		invoked:    map[string]bool{},
 		impls:      map[implKey][]*ssa.Function{},
 		opaque:     map[*ssa.Function]bool{},
+		ctorFields: map[*ssa.Function]map[string]int{},
 	}
 	if len(funcs) > 0 {
 		// The package initializer stores package-level variables.
@@ -626,12 +634,142 @@ func (e *engine) solve(fn *ssa.Function, entry Set) *flow {
 			}
 			joined := join(*f.in[j], out)
 			if !joined.held.sameKeys(f.in[j].held) || len(joined.defers) != len(f.in[j].defers) {
+				if len(joined.held) < len(f.in[j].held) && succ.Dominates(b) {
+					f.lossy = true
+				}
 				f.in[j] = &joined
 				push(j)
 			}
 		}
 	}
 	return f
+}
+
+// firstIteration returns the flow of fn along its forward edges only:
+// the locks held on the way into each loop's first iteration, before
+// its back edge brings in the iterations after a release in its body.
+func (e *engine) firstIteration(f *flow) *flow {
+	fn := f.fn
+	g := &flow{fn: fn, entry: f.entry, in: make([]*state, len(fn.Blocks))}
+	if len(fn.Blocks) == 0 {
+		return g
+	}
+	g.in[0] = &state{held: f.entry}
+	if fn.Recover != nil {
+		g.in[fn.Recover.Index] = &state{}
+	}
+	order := forwardOrder(fn)
+	if order == nil {
+		return nil
+	}
+	for _, b := range order {
+		if g.in[b.Index] == nil {
+			continue
+		}
+		st := *g.in[b.Index]
+		e.runBlock(b, &st, nil, nil)
+		for si, succ := range b.Succs {
+			if succ.Dominates(b) {
+				continue // a back edge
+			}
+			out := e.edge(b, si, st)
+			if j := succ.Index; g.in[j] == nil {
+				g.in[j] = &out
+			} else {
+				joined := join(*g.in[j], out)
+				g.in[j] = &joined
+			}
+		}
+	}
+	return g
+}
+
+// firstHeld gives the acquisitions acqs of f's function, made in a loop
+// body on every iteration (see everyIteration), the locks held on the
+// loop's first iteration when those are more than on every iteration: a
+// loop whose body releases a lock taken before the loop (through a
+// callee releasing its caller's lock) still acquires under it the first
+// time round.
+func (e *engine) firstHeld(f *flow, acqs []Acquisition) {
+	g := e.firstIteration(f)
+	if g == nil {
+		return
+	}
+	type key struct {
+		instr ssa.Instruction
+		pos   token.Pos
+		lock  string
+	}
+	first := map[key][]Set{}
+	g.replay(e, &observer{acquire: func(a Acquisition) {
+		k := key{a.Instr, a.Pos, a.Lock.Key()}
+		first[k] = append(first[k], a.Held)
+	}})
+	for i := range acqs {
+		a := &acqs[i]
+		k := key{a.Instr, a.Pos, a.Lock.Key()}
+		held := first[k]
+		if len(held) == 0 {
+			continue
+		}
+		first[k] = held[1:]
+		if len(held[0]) > len(a.Held) && len(a.Held.minus(held[0])) == 0 && everyIteration(a.Instr.Block()) {
+			a.Held = held[0]
+		}
+	}
+}
+
+// forwardOrder returns fn's blocks in a topological order of its forward
+// edges (those that are not back edges to a dominating loop header), or
+// nil when they still form a cycle (an irreducible loop made with goto).
+func forwardOrder(fn *ssa.Function) []*ssa.BasicBlock {
+	preds := make([]int, len(fn.Blocks))
+	for _, b := range fn.Blocks {
+		for _, succ := range b.Succs {
+			if !succ.Dominates(b) {
+				preds[succ.Index]++
+			}
+		}
+	}
+	var order, ready []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if preds[b.Index] == 0 {
+			ready = append(ready, b)
+		}
+	}
+	for len(ready) > 0 {
+		b := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		order = append(order, b)
+		for _, succ := range b.Succs {
+			if succ.Dominates(b) {
+				continue
+			}
+			if preds[succ.Index]--; preds[succ.Index] == 0 {
+				ready = append(ready, succ)
+			}
+		}
+	}
+	if len(order) != len(fn.Blocks) {
+		return nil
+	}
+	return order
+}
+
+// everyIteration reports whether block b, inside a loop, runs on every
+// iteration that goes round again: it dominates a back edge's source.
+func everyIteration(b *ssa.BasicBlock) bool {
+	for _, h := range b.Parent().Blocks {
+		if !h.Dominates(b) {
+			continue
+		}
+		for _, p := range h.Preds {
+			if h.Dominates(p) && b.Dominates(p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func join(a, b state) state {
@@ -1813,9 +1951,409 @@ func (e *engine) mapInst(inst string, as, binds []ssa.Value) string {
 	}
 	r, ok := e.cls.path(vals[i], 0)
 	if !ok || r.Inst == "" {
-		return ""
+		if m := e.throughConstructor(vals[i], inst[n:]); m != "" {
+			return m
+		}
+		return e.throughBackPointer(vals[i], inst[n:])
 	}
 	return r.Inst + inst[n:]
+}
+
+// throughConstructor translates rest, an instance path below the result
+// of a call to a constructor (".client*.mu"), into the caller's, when the
+// constructor stores its argument into that field of the new object it
+// returns and nothing else stores there: NewMembersAPI(c) keeps c in its
+// client, so the result's ".client*" is c. It returns "" otherwise.
+func (e *engine) throughConstructor(v ssa.Value, rest string) string {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		}
+		break
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return ""
+	}
+	field, after, ok := leadingField(rest)
+	if !ok {
+		return ""
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return ""
+	}
+	idx, ok := e.constructorFields(callee)[field]
+	if !ok || idx >= len(call.Call.Args) {
+		return ""
+	}
+	r, ok := e.cls.path(call.Call.Args[idx], 0)
+	if !ok || r.Inst == "" {
+		return ""
+	}
+	return r.Inst + after
+}
+
+// throughBackPointer translates rest, an instance path below an element
+// of a container field of some object (for _, r := range s.replicas),
+// into the caller's, when it starts with the element's pointer back to
+// an object of the container's owner's type (".store*.mu"): that is the
+// owner (r.store is s). It returns "" otherwise.
+func (e *engine) throughBackPointer(v ssa.Value, rest string) string {
+	field, after, ok := leadingField(rest)
+	if !ok {
+		return ""
+	}
+	owner, container := containerOwner(v)
+	if owner == nil {
+		return ""
+	}
+	es, ok := deref(v.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	for i := range es.NumFields() {
+		f := es.Field(i)
+		if f.Name() != field || !types.Identical(f.Type(), owner.Type()) {
+			continue
+		}
+		if !e.backLinked(container, backLink{es, field}) {
+			return ""
+		}
+		r, ok := e.cls.path(owner, 0)
+		if !ok || r.Inst == "" {
+			return ""
+		}
+		return r.Inst + after
+	}
+	return ""
+}
+
+// A backLink names an element type's field that may point back to the
+// owner of a container of such elements.
+type backLink struct {
+	elem  *types.Struct
+	field string
+}
+
+// backLinked reports whether some function of the package puts into
+// container (a field of the owner) an element whose link points to that
+// owner: r := &Replica{store: s}; s.replicas[k] = r, or s.subs[ch] =
+// newSub(s, ch) with a constructor keeping s in the link. Without that,
+// the link may point anywhere (a child of the same type as its parent,
+// which has a router of its own, or none).
+func (e *engine) backLinked(container fieldOf, link backLink) bool {
+	if e.backLinks == nil {
+		e.backLinks = map[fieldOf]map[backLink]bool{}
+		for _, fn := range e.cls.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					owner, c, elem := containerPut(instr)
+					if owner == nil {
+						continue
+					}
+					es, ok := deref(elem.Type()).Underlying().(*types.Struct)
+					if !ok {
+						continue
+					}
+					for i := range es.NumFields() {
+						f := es.Field(i)
+						if types.Identical(f.Type(), owner.Type()) && e.linksTo(elem, f.Name(), owner) {
+							if e.backLinks[c] == nil {
+								e.backLinks[c] = map[backLink]bool{}
+							}
+							e.backLinks[c][backLink{es, f.Name()}] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return e.backLinks[container][link]
+}
+
+// containerPut matches instr putting elem into the map or slice field c of
+// owner: owner.c[k] = elem (a map update or an element store), or
+// owner.c = append(owner.c, elem).
+func containerPut(instr ssa.Instruction) (owner ssa.Value, c fieldOf, elem ssa.Value) {
+	var target ssa.Value
+	switch x := instr.(type) {
+	case *ssa.MapUpdate:
+		target, elem = x.Map, x.Value
+	case *ssa.Store:
+		if ia, ok := x.Addr.(*ssa.IndexAddr); ok {
+			target, elem = ia.X, x.Val
+			break
+		}
+		call, ok := x.Val.(*ssa.Call)
+		if !ok {
+			return nil, fieldOf{}, nil
+		}
+		if b, isBuiltin := call.Call.Value.(*ssa.Builtin); !isBuiltin || b.Name() != "append" || len(call.Call.Args) != 2 {
+			return nil, fieldOf{}, nil
+		}
+		fa, ok := x.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return nil, fieldOf{}, nil
+		}
+		if v := appendedOne(call.Call.Args[1]); v != nil {
+			if st, ok := deref(fa.X.Type()).Underlying().(*types.Struct); ok {
+				return fa.X, fieldOf{st, st.Field(fa.Field).Name()}, v
+			}
+		}
+		return nil, fieldOf{}, nil
+	}
+	load, ok := target.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, fieldOf{}, nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, fieldOf{}, nil
+	}
+	st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return nil, fieldOf{}, nil
+	}
+	return fa.X, fieldOf{st, st.Field(fa.Field).Name()}, elem
+}
+
+// appendedOne returns the one value appended by append(s, v): the
+// element stored into the variadic array go/ssa builds, or nil.
+func appendedOne(arg ssa.Value) ssa.Value {
+	sl, ok := arg.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var v ssa.Value
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				if v != nil {
+					return nil
+				}
+				v = st.Val
+			}
+		}
+	}
+	return v
+}
+
+// linksTo reports whether elem's field is set to owner where elem is
+// made: a store elem.field = owner (a composite literal's too), or a
+// constructor keeping that argument there (see constructorFields).
+func (e *engine) linksTo(elem ssa.Value, field string, owner ssa.Value) bool {
+	if call, ok := elem.(*ssa.Call); ok {
+		if callee := call.Call.StaticCallee(); callee != nil {
+			if i, ok := e.constructorFields(callee)[field]; ok && i < len(call.Call.Args) {
+				return unwrapIface(call.Call.Args[i]) == owner
+			}
+		}
+		return false
+	}
+	refs := elem.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != elem {
+			continue
+		}
+		st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+		if !ok || st.Field(fa.Field).Name() != field {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if store, ok := rr.(*ssa.Store); ok && store.Addr == fa && unwrapIface(store.Val) == owner {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leadingField splits an instance path that starts with a pointer field
+// loaded (".store*.mu") into the field's name and the rest (".mu").
+func leadingField(rest string) (field, after string, ok bool) {
+	if !strings.HasPrefix(rest, ".") {
+		return "", "", false
+	}
+	end := strings.IndexAny(rest[1:], ".*[")
+	if end < 0 || rest[1+end] != '*' {
+		return "", "", false
+	}
+	return rest[1 : 1+end], rest[2+end:], true
+}
+
+// containerOwner returns the object whose field holds the map, slice or
+// array that v is an element of (the range value, an index or a lookup
+// of s.replicas: s), and that field; nil when v is no such element.
+func containerOwner(v ssa.Value) (ssa.Value, fieldOf) {
+	var c ssa.Value
+	switch x := v.(type) {
+	case *ssa.Extract:
+		switch t := x.Tuple.(type) {
+		case *ssa.Next:
+			if r, ok := t.Iter.(*ssa.Range); ok && x.Index == 2 {
+				c = r.X
+			}
+		case *ssa.Lookup:
+			if x.Index == 0 {
+				c = t.X
+			}
+		}
+	case *ssa.Lookup:
+		c = x.X
+	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			c = ia.X
+		}
+	}
+	load, ok := c.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, fieldOf{}
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, fieldOf{}
+	}
+	st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return nil, fieldOf{}
+	}
+	return fa.X, fieldOf{st, st.Field(fa.Field).Name()}
+}
+
+// constructorFields returns, for a function that returns one new object
+// of a struct type of the package, the fields it sets to one of its
+// parameters (by index), when no other code of the package stores into
+// them: the object keeps that argument for good.
+func (e *engine) constructorFields(fn *ssa.Function) map[string]int {
+	if m, ok := e.ctorFields[fn]; ok {
+		return m
+	}
+	var m map[string]int
+	defer func() { e.ctorFields[fn] = m }()
+	var obj *ssa.Alloc
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) == 0 {
+			return nil
+		}
+		a, ok := unwrapIface(ret.Results[0]).(*ssa.Alloc)
+		if !ok || !a.Heap || obj != nil && a != obj {
+			return nil
+		}
+		obj = a
+	}
+	if obj == nil {
+		return nil
+	}
+	st, ok := deref(obj.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for _, r := range *obj.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			store, ok := rr.(*ssa.Store)
+			if !ok || store.Addr != fa {
+				continue
+			}
+			if m == nil {
+				m = map[string]int{}
+			}
+			name := st.Field(fa.Field).Name()
+			p, isParam := unwrapIface(store.Val).(*ssa.Parameter)
+			if _, seen := m[name]; seen || !isParam {
+				m[name] = -1 // set twice, or not to an argument
+				continue
+			}
+			m[name] = slices.Index(fn.Params, p)
+		}
+	}
+	for name, i := range m {
+		if i < 0 || e.storedElsewhere(st, name, fn) {
+			delete(m, name)
+		}
+	}
+	return m
+}
+
+// storedElsewhere reports whether a function of the package other than
+// ctor stores into field name of struct type st.
+func (e *engine) storedElsewhere(st *types.Struct, name string, ctor *ssa.Function) bool {
+	if e.fieldStores == nil {
+		e.fieldStores = map[fieldOf][]*ssa.Function{}
+		for _, fn := range e.cls.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					store, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					fa, ok := store.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					if s, ok := deref(fa.X.Type()).Underlying().(*types.Struct); ok {
+						k := fieldOf{s, s.Field(fa.Field).Name()}
+						if fns := e.fieldStores[k]; len(fns) == 0 || fns[len(fns)-1] != fn {
+							e.fieldStores[k] = append(fns, fn)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range e.fieldStores[fieldOf{st, name}] {
+		if fn != ctor {
+			return true
+		}
+	}
+	return false
+}
+
+// A fieldOf names a field of a struct type.
+type fieldOf struct {
+	st   *types.Struct
+	name string
+}
+
+// unwrapIface returns the value v converts to an interface, or v.
+func unwrapIface(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
 }
 
 // toCallee translates the locks held at a call into the callee's terms:

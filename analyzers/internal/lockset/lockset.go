@@ -217,7 +217,11 @@ func (r *Result) Trace(fn *ssa.Function) *Trace {
 		ret:     func(ret Return) { t.Returns = append(t.Returns, ret) },
 		join:    func(j Join) { t.Joins = append(t.Joins, j) },
 	}
-	r.e.finalFlow(fn).replay(r.e, obs)
+	f := r.e.finalFlow(fn)
+	f.replay(r.e, obs)
+	if f.lossy {
+		r.e.firstHeld(f, t.Acquisitions)
+	}
 	return t
 }
 
