@@ -28,6 +28,7 @@ import (
 // the path, for the boolean v to be true: v is a value received (from a
 // receive or a select's receive case), the constant false (never true),
 // or a phi of such values. ok is false when v may be true otherwise.
+// seen holds the phis being followed (nil at first).
 func flagReceives(v ssa.Value, seen map[*ssa.Phi]bool) (recvs []ssa.Instruction, ok bool) {
 	switch v := v.(type) {
 	case *ssa.Const:
@@ -52,6 +53,9 @@ func flagReceives(v ssa.Value, seen map[*ssa.Phi]bool) (recvs []ssa.Instruction,
 	case *ssa.Phi:
 		if seen[v] {
 			return nil, true // the flag keeping its value round a loop
+		}
+		if seen == nil {
+			seen = map[*ssa.Phi]bool{}
 		}
 		seen[v] = true
 		for i, e := range v.Edges {
@@ -117,7 +121,7 @@ func flagEdgeReceives(p, s *ssa.BasicBlock) ([]ssa.Instruction, bool) {
 	if !truth {
 		return nil, false
 	}
-	return flagReceives(cond, map[*ssa.Phi]bool{})
+	return flagReceives(cond, nil)
 }
 
 // reachesAvoidingFlags is reachesAvoiding, with the edges that imply
