@@ -707,6 +707,9 @@ func (e *engine) firstHeld(f *flow, acqs []Acquisition) {
 	}})
 	for i := range acqs {
 		a := &acqs[i]
+		if a.Instr == nil || a.Instr.Block() == nil {
+			continue
+		}
 		k := key{a.Instr, a.Pos, a.Lock.Key()}
 		held := first[k]
 		if len(held) == 0 {
