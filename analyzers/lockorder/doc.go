@@ -294,7 +294,9 @@
 // its first iteration holds (a retry loop whose call releases the
 // caller's lock after taking its own: kubernetes13135); a
 // re-acquisition guarded by a boolean flag (if !locked { mu.Lock() }) is
-// not reported, nor is a lock held on some paths into a merge and
+// not reported, also through a call passing the flag as a constant
+// (c.remove(k, true) under c.mu; c.remove(k, false) under it is a double
+// lock), nor is a lock held on some paths into a merge and
 // released (on some path) after it, whose other paths would unlock an
 // unlocked mutex (Clang reports that join too). Channels are
 // named by the field or package-level variable holding them; local

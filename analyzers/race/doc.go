@@ -495,7 +495,11 @@
 // transitions; values that decide whether a write runs at all (a field
 // set lazily only while nil, a header the test's message already has);
 // and instances told apart only by how they were made (a response fresh
-// from a call against the cache's copies).
+// from a call against the cache's copies). A helper that locks only when
+// a flag says its caller does not (if !locked { c.mu.Lock(); defer
+// c.mu.Unlock() }) makes its accesses after that branch without the lock
+// as far as the race analyzer knows (the lock analyzer follows the
+// constant a call passes; this one does not).
 // Nor are: state machines whose transitions act as a lock's
 // acquisition and release (go-redis's ConnStateMachine, whose
 // AwaitAndTransition from Idle to Initializing excludes other callers

@@ -175,6 +175,13 @@
 // or that is its parameter or free variable (the release function
 // unlockOnce(&mu) returns, running once.Do(l.Unlock)).
 //
+// A call that passes a constant for a boolean parameter the callee
+// branches on (c.remove(k, true), where remove locks only if !locked;
+// s.unsubscribe(code, false), which sends only if its flag is true)
+// applies a summary of the callee computed with the branches that
+// constant rules out left out; other calls, and the callee's own flows,
+// take both branches.
+//
 // A function that both acquires and releases a lock without holding it
 // on return leaves it as its caller had it (Summary.Neutral: if lock {
 // mu.Lock() } ... if lock { mu.Unlock() }, or unlock, call, lock again;

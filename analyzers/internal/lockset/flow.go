@@ -138,6 +138,11 @@ type engine struct {
 	fieldStores map[fieldOf][]*ssa.Function      // see storedElsewhere
 	backLinks   map[fieldOf]map[backLink]bool    // see backLinked
 
+	// fixed holds the boolean parameters fixed while a specialized
+	// summary is computed, special those summaries (see summaryWith).
+	fixed   map[*ssa.Parameter]bool
+	special map[specialKey]*Summary
+
 	// chanPaired lists the classes of the channels used as mutexes
 	// that some function acquires and then releases while it holds them
 	// (see verifyChans).
@@ -173,6 +178,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		impls:      map[implKey][]*ssa.Function{},
 		opaque:     map[*ssa.Function]bool{},
 		ctorFields: map[*ssa.Function]map[string]int{},
+		special:    map[specialKey]*Summary{},
 	}
 	if len(funcs) > 0 {
 		// The package initializer stores package-level variables.
@@ -223,6 +229,7 @@ func (e *engine) reset() {
 	e.final = map[*ssa.Function]*flow{}
 	e.entries = map[*ssa.Function]Set{}
 	e.entryBusy = map[*ssa.Function]bool{}
+	e.special = map[specialKey]*Summary{}
 }
 
 // buildCallGraph resolves the dynamic calls of funcs (interface method
@@ -488,6 +495,191 @@ var syncRunners = map[string]int{
 	"bytes.TrimFunc":          1,
 }
 
+// summaryWith returns the summary of fn for a call that passes the
+// constants fixed for boolean parameters that fn branches on: the
+// summary of fn with the branches those constants rule out left out
+// (c.remove(k, true) under c.mu, where remove locks only if !locked).
+// Without such parameters, or while another such summary is being
+// computed, it is fn's summary.
+func (e *engine) summaryWith(fn *ssa.Function, fixed map[*ssa.Parameter]bool) *Summary {
+	s := e.summary(fn)
+	if len(fixed) == 0 || fn.Blocks == nil || e.busy[fn] || e.fixed != nil || noEffect(s) {
+		return s
+	}
+	key := specialKey{fn: fn}
+	for i, p := range fn.Params {
+		if v, ok := fixed[p]; ok {
+			key.mask += strconv.Itoa(i) + ":" + strconv.FormatBool(v) + " "
+		}
+	}
+	if sp, ok := e.special[key]; ok {
+		return sp
+	}
+	if !e.rulesOutEffects(fn, fixed) {
+		e.special[key] = s
+		return s
+	}
+	e.fixed = fixed
+	e.busy[fn] = true
+	sp := e.summarize(e.solve(fn, nil))
+	delete(e.busy, fn)
+	e.fixed = nil
+	e.special[key] = sp
+	return sp
+}
+
+// rulesOutEffects reports whether the branches that fixed rules out in
+// fn hold something with a lock effect: a lock operation, a channel
+// operation, a return, a call of a function value or interface method,
+// or a call of a function whose summary has an effect. Otherwise the
+// summary with them left out is fn's own.
+func (e *engine) rulesOutEffects(fn *ssa.Function, fixed map[*ssa.Parameter]bool) bool {
+	e.fixed = fixed
+	reached := make([]bool, len(fn.Blocks))
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	reached[0] = true
+	if fn.Recover != nil {
+		reached[fn.Recover.Index] = true
+		work = append(work, fn.Recover)
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for si, succ := range b.Succs {
+			if !reached[succ.Index] && !e.pruned(b, si) {
+				reached[succ.Index] = true
+				work = append(work, succ)
+			}
+		}
+	}
+	e.fixed = nil
+	for _, b := range fn.Blocks {
+		if reached[b.Index] {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Send, *ssa.Select, *ssa.Return, *ssa.Panic:
+				// (a return left out can leave a lock held on every
+				// return that is left)
+				return true
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					return true
+				}
+			case ssa.CallInstruction:
+				if _, ok := e.cls.Op(x.Common()); ok {
+					return true
+				}
+				if _, ok := e.cls.LockerOp(x.Common()); ok {
+					return true
+				}
+				callee := x.Common().StaticCallee()
+				if callee == nil || !noEffect(e.summary(callee)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// noEffect reports whether summary s has nothing for a caller to apply,
+// which leaving out branches cannot change.
+func noEffect(s *Summary) bool {
+	return len(s.Acquires) == 0 && len(s.Releases) == 0 && len(s.Holds) == 0 && len(s.CondHolds) == 0 && len(s.ParamCalls) == 0 && len(s.Neutral) == 0
+}
+
+// A specialKey names a summary of fn with some boolean parameters fixed
+// ("1:true ").
+type specialKey struct {
+	fn   *ssa.Function
+	mask string
+}
+
+// constFlags returns the boolean parameters of fn that the call passes a
+// constant for and that fn branches on (if !locked, if send), with those
+// constants; nil when there are none.
+func (e *engine) constFlags(fn *ssa.Function, common *ssa.CallCommon) map[*ssa.Parameter]bool {
+	if fn.Blocks == nil || len(fn.Params) != len(args(common)) {
+		return nil
+	}
+	var fixed map[*ssa.Parameter]bool
+	for i, arg := range args(common) {
+		k, ok := arg.(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.Bool || !e.branchesOn(fn.Params[i]) {
+			continue
+		}
+		if fixed == nil {
+			fixed = map[*ssa.Parameter]bool{}
+		}
+		fixed[fn.Params[i]] = constant.BoolVal(k.Value)
+	}
+	return fixed
+}
+
+// branchesOn reports whether an If of p's function tests p (or its
+// negation).
+func (e *engine) branchesOn(p *ssa.Parameter) bool {
+	var tested func(v ssa.Value, depth int) bool
+	tested = func(v ssa.Value, depth int) bool {
+		refs := v.Referrers()
+		if refs == nil || depth > maxNots {
+			return false
+		}
+		for _, r := range *refs {
+			switch x := r.(type) {
+			case *ssa.If:
+				return true
+			case *ssa.UnOp:
+				if x.Op == token.NOT && tested(x, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return tested(p, 0)
+}
+
+// maxNots bounds the negations followed from a flag to the If testing it.
+const maxNots = 4
+
+// pruned reports whether the edge from b to its si'th successor is ruled
+// out by a boolean parameter fixed for the summary being computed (see
+// summaryWith): b ends with an If on that parameter, or its negation,
+// that the constant decides the other way.
+func (e *engine) pruned(b *ssa.BasicBlock, si int) bool {
+	if e.fixed == nil {
+		return false
+	}
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, negate := ifi.Cond, false
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond, negate = u.X, !negate
+	}
+	p, ok := cond.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	v, ok := e.fixed[p]
+	if !ok {
+		return false
+	}
+	taken := 0 // the true branch
+	if v == negate {
+		taken = 1
+	}
+	return si != taken
+}
+
 func (e *engine) baseFlow(fn *ssa.Function) *flow {
 	if f, ok := e.base[fn]; ok {
 		return f
@@ -625,6 +817,9 @@ func (e *engine) solve(fn *ssa.Function, entry Set) *flow {
 		st := *f.in[i]
 		e.runBlock(b, &st, nil, nil)
 		for si, succ := range b.Succs {
+			if e.pruned(b, si) {
+				continue
+			}
 			out := e.edge(b, si, st)
 			j := succ.Index
 			if f.in[j] == nil {
@@ -1122,7 +1317,7 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 	opaque := false
 	for i, fn := range callees {
 		opaque = opaque || e.opaqueUnlock(fn)
-		s := e.summary(fn)
+		s := e.summaryWith(fn, e.constFlags(fn, common))
 		binds := bindings(common)
 		if dynamic && binds == nil {
 			binds = e.cls.fieldClosureBindings(common, fn)

@@ -50,8 +50,8 @@ type Lease struct {
 
 func NewLease(p Fetcher) *Lease { return &Lease{owner: p} }
 
-func (l *Lease) Renew()            { l.owner.Get() }
-func (l *Lease) Move(to Fetcher)    { l.owner = to }
+func (l *Lease) Renew()                 { l.owner.Get() }
+func (l *Lease) Move(to Fetcher)        { l.owner = to }
 func (p *LeasePool) Transfer(to *Lease) { to.Move(p) }
 
 func (p *LeasePool) Refresh() {
