@@ -127,32 +127,10 @@ func flagEdgeReceives(p, s *ssa.BasicBlock) ([]ssa.Instruction, bool) {
 // reachesAvoidingFlags is reachesAvoiding, with the edges that imply
 // completed receives, each one for which waited is true, cut as well.
 func reachesAvoidingFlags(from ssa.Instruction, i int, to ssa.Instruction, stop, waited func(ssa.Instruction) bool) bool {
-	seen := make([]bool, len(from.Parent().Blocks))
-	var walk func(b *ssa.BasicBlock, start int) bool
-	walk = func(b *ssa.BasicBlock, start int) bool {
-		for _, x := range b.Instrs[start:] {
-			if x == to {
-				return true
-			}
-			if stop(x) {
-				return false
-			}
-		}
-		for _, s := range b.Succs {
-			if seen[s.Index] {
-				continue
-			}
-			if recvs, ok := flagEdgeReceives(b, s); ok && allWaited(recvs, waited) {
-				continue
-			}
-			seen[s.Index] = true
-			if walk(s, 0) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(from.Block(), i+1)
+	return reachesAvoidingEdges(from, i, to, stop, func(b, s *ssa.BasicBlock) bool {
+		recvs, ok := flagEdgeReceives(b, s)
+		return ok && allWaited(recvs, waited)
+	})
 }
 
 // allWaited reports whether waited is true for every receive of recvs

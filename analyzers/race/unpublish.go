@@ -45,6 +45,12 @@ func (e *escapes) unpublished(p, instr ssa.Instruction) bool {
 // index i of its block) reaches to without passing an instruction for
 // which stop is true.
 func reachesAvoiding(from ssa.Instruction, i int, to ssa.Instruction, stop func(ssa.Instruction) bool) bool {
+	return reachesAvoidingEdges(from, i, to, stop, nil)
+}
+
+// reachesAvoidingEdges is reachesAvoiding, not taking the edges from b
+// to s for which cut, when not nil, is true.
+func reachesAvoidingEdges(from ssa.Instruction, i int, to ssa.Instruction, stop func(ssa.Instruction) bool, cut func(b, s *ssa.BasicBlock) bool) bool {
 	seen := make([]bool, len(from.Parent().Blocks))
 	var walk func(b *ssa.BasicBlock, start int) bool
 	walk = func(b *ssa.BasicBlock, start int) bool {
@@ -57,11 +63,12 @@ func reachesAvoiding(from ssa.Instruction, i int, to ssa.Instruction, stop func(
 			}
 		}
 		for _, s := range b.Succs {
-			if !seen[s.Index] {
-				seen[s.Index] = true
-				if walk(s, 0) {
-					return true
-				}
+			if seen[s.Index] || cut != nil && cut(b, s) {
+				continue
+			}
+			seen[s.Index] = true
+			if walk(s, 0) {
+				return true
 			}
 		}
 		return false
