@@ -2,6 +2,8 @@ package lockorder
 
 import (
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // maxLinkDepth bounds how deep links follows the calls that pass both
@@ -64,32 +66,9 @@ func linksInto(fn *ssa.Function, a, b []ssa.Value, depth int) bool {
 // appends reports whether v is the result of append whose added elements
 // include b (append(r.children, child)).
 func appends(v ssa.Value, b []ssa.Value) bool {
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" || len(call.Call.Args) != 2 {
-		return false
-	}
-	// The added elements are stored into the backing array of the
-	// variadic slice.
-	sl, ok := call.Call.Args[1].(*ssa.Slice)
-	if !ok {
-		return false
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, r := range *ia.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == ia && isInstance(st.Val, b) {
-				return true
-			}
+	for _, x := range lockset.Appended(v) {
+		if isInstance(x, b) {
+			return true
 		}
 	}
 	return false

@@ -3,7 +3,6 @@ package race
 import (
 	"go/constant"
 	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -86,11 +85,8 @@ func receiveDominating(b, header *ssa.BasicBlock) ssa.Instruction {
 			}
 		}
 		if len(b.Preds) == 1 {
-			p := b.Preds[0]
-			if ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If); ok && p.Succs[0] == b && p.Succs[1] != b {
-				if sel, i, ok := selectCase(ifi.Cond); ok && i < len(sel.States) && sel.States[i].Dir == types.RecvOnly {
-					return sel
-				}
+			if sel, _, ok := recvCaseInto(b.Preds[0], b); ok {
+				return sel
 			}
 		}
 		b = b.Idom()

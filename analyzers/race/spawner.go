@@ -1,10 +1,11 @@
 package race
 
 import (
-	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // A spawner is a function with go statements, with what is needed to
@@ -130,17 +131,9 @@ func (sp *spawner) ordered(g *goroutine, instr ssa.Instruction) bool {
 	// select's receive case polled, or a receive, each a wait here.
 	waited := func(r ssa.Instruction) bool {
 		_, polled := r.(*ssa.Select)
-		return (isWait[r] || polled && g.signals) && sp.dominatedBy(r, g.stmt)
+		return (isWait[r] || polled && g.signals) && lockset.After(g.stmt, r)
 	}
 	return !reachesAvoidingFlags(g.stmt, sp.index[g.stmt], instr, stop, waited)
-}
-
-// dominatedBy reports whether every path to instr passes g first.
-func (sp *spawner) dominatedBy(instr, g ssa.Instruction) bool {
-	if instr.Block() == g.Block() {
-		return sp.index[g] < sp.index[instr]
-	}
-	return g.Block().Dominates(instr.Block())
 }
 
 // joined reports whether the spawner waits for goroutine g before it
@@ -340,16 +333,12 @@ func (c *checker) goSetup(fn *ssa.Function) map[ssa.Instruction]bool {
 // that case: reached only once the receive has completed, it waits as
 // a blocking receive would.
 func polledCase(b *ssa.BasicBlock) ssa.Instruction {
-	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok || len(b.Succs) != 2 {
-		return nil
-	}
-	sel, i, ok := selectCase(ifi.Cond)
-	if !ok || sel.Blocking || i >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
+	if len(b.Succs) != 2 {
 		return nil
 	}
 	entry := b.Succs[0]
-	if len(entry.Preds) != 1 || len(entry.Instrs) == 0 {
+	sel, _, ok := recvCaseInto(b, entry)
+	if !ok || sel.Blocking || len(entry.Preds) != 1 || len(entry.Instrs) == 0 {
 		return nil
 	}
 	return entry.Instrs[0]

@@ -106,18 +106,29 @@ func waitKeyOf(x ssa.Instruction, key waitKey) string {
 }
 
 // selectCaseKey returns the key of the channel received from on the edge
-// from p to b, when p branches on a select having taken that receive
-// case and b is the case's body.
+// from p to b, when p branches on a blocking select having taken that
+// receive case and b is the case's body.
 func selectCaseKey(p, b *ssa.BasicBlock, key waitKey) string {
-	ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-	if !ok || len(p.Succs) != 2 || p.Succs[0] != b || p.Succs[1] == b {
-		return ""
-	}
-	sel, i, ok := selectCase(ifi.Cond)
-	if !ok || !sel.Blocking || i >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
+	sel, i, ok := recvCaseInto(p, b)
+	if !ok || !sel.Blocking {
 		return ""
 	}
 	return key(sel.States[i].Chan)
+}
+
+// recvCaseInto returns the select and the index of its receive case when
+// p ends by testing that the select took that case and b is the case's
+// body (the If's true branch).
+func recvCaseInto(p, b *ssa.BasicBlock) (*ssa.Select, int, bool) {
+	ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+	if !ok || len(p.Succs) != 2 || p.Succs[0] != b || p.Succs[1] == b {
+		return nil, 0, false
+	}
+	sel, i, ok := selectCase(ifi.Cond)
+	if !ok || i >= len(sel.States) || sel.States[i].Dir != types.RecvOnly {
+		return nil, 0, false
+	}
+	return sel, i, true
 }
 
 // plusOne returns m with one more wait on k (up to maxWaitCount).

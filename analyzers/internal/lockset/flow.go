@@ -534,7 +534,6 @@ func (e *engine) summaryWith(fn *ssa.Function, fixed map[*ssa.Parameter]bool) *S
 // or a call of a function whose summary has an effect. Otherwise the
 // summary with them left out is fn's own.
 func (e *engine) rulesOutEffects(fn *ssa.Function, fixed map[*ssa.Parameter]bool) bool {
-	e.fixed = fixed
 	reached := make([]bool, len(fn.Blocks))
 	work := []*ssa.BasicBlock{fn.Blocks[0]}
 	reached[0] = true
@@ -546,13 +545,12 @@ func (e *engine) rulesOutEffects(fn *ssa.Function, fixed map[*ssa.Parameter]bool
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
 		for si, succ := range b.Succs {
-			if !reached[succ.Index] && !e.pruned(b, si) {
+			if !reached[succ.Index] && !prunedBy(fixed, b, si) {
 				reached[succ.Index] = true
 				work = append(work, succ)
 			}
 		}
 	}
-	e.fixed = nil
 	for _, b := range fn.Blocks {
 		if reached[b.Index] {
 			continue
@@ -647,12 +645,15 @@ const maxNots = 4
 
 // pruned reports whether the edge from b to its si'th successor is ruled
 // out by a boolean parameter fixed for the summary being computed (see
-// summaryWith): b ends with an If on that parameter, or its negation,
-// that the constant decides the other way.
+// summaryWith).
 func (e *engine) pruned(b *ssa.BasicBlock, si int) bool {
-	if e.fixed == nil {
-		return false
-	}
+	return e.fixed != nil && prunedBy(e.fixed, b, si)
+}
+
+// prunedBy reports whether the edge from b to its si'th successor is
+// ruled out by the constants fixed: b ends with an If on one of those
+// parameters, or its negation, that the constant decides the other way.
+func prunedBy(fixed map[*ssa.Parameter]bool, b *ssa.BasicBlock, si int) bool {
 	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok {
 		return false
@@ -669,7 +670,7 @@ func (e *engine) pruned(b *ssa.BasicBlock, si int) bool {
 	if !ok {
 		return false
 	}
-	v, ok := e.fixed[p]
+	v, ok := fixed[p]
 	if !ok {
 		return false
 	}
@@ -2288,20 +2289,13 @@ func containerPut(instr ssa.Instruction) (owner ssa.Value, c fieldOf, elem ssa.V
 			target, elem = ia.X, x.Val
 			break
 		}
-		call, ok := x.Val.(*ssa.Call)
-		if !ok {
-			return nil, fieldOf{}, nil
-		}
-		if b, isBuiltin := call.Call.Value.(*ssa.Builtin); !isBuiltin || b.Name() != "append" || len(call.Call.Args) != 2 {
-			return nil, fieldOf{}, nil
-		}
 		fa, ok := x.Addr.(*ssa.FieldAddr)
 		if !ok {
 			return nil, fieldOf{}, nil
 		}
-		if v := appendedOne(call.Call.Args[1]); v != nil {
-			if st, ok := deref(fa.X.Type()).Underlying().(*types.Struct); ok {
-				return fa.X, fieldOf{st, st.Field(fa.Field).Name()}, v
+		if vs := Appended(x.Val); len(vs) == 1 {
+			if c, ok := fieldAt(fa); ok {
+				return fa.X, c, vs[0]
 			}
 		}
 		return nil, fieldOf{}, nil
@@ -2314,17 +2308,25 @@ func containerPut(instr ssa.Instruction) (owner ssa.Value, c fieldOf, elem ssa.V
 	if !ok {
 		return nil, fieldOf{}, nil
 	}
-	st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+	c, ok = fieldAt(fa)
 	if !ok {
 		return nil, fieldOf{}, nil
 	}
-	return fa.X, fieldOf{st, st.Field(fa.Field).Name()}, elem
+	return fa.X, c, elem
 }
 
-// appendedOne returns the one value appended by append(s, v): the
-// element stored into the variadic array go/ssa builds, or nil.
-func appendedOne(arg ssa.Value) ssa.Value {
-	sl, ok := arg.(*ssa.Slice)
+// Appended returns the values that v, the result of append(s, x, y...),
+// adds to s: those go/ssa stores into the variadic array it builds. It
+// returns nil when v is no such call.
+func Appended(v ssa.Value) []ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" || len(call.Call.Args) != 2 {
+		return nil
+	}
+	sl, ok := call.Call.Args[1].(*ssa.Slice)
 	if !ok {
 		return nil
 	}
@@ -2332,7 +2334,7 @@ func appendedOne(arg ssa.Value) ssa.Value {
 	if !ok {
 		return nil
 	}
-	var v ssa.Value
+	var out []ssa.Value
 	for _, r := range *arr.Referrers() {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
@@ -2340,14 +2342,21 @@ func appendedOne(arg ssa.Value) ssa.Value {
 		}
 		for _, rr := range *ia.Referrers() {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				if v != nil {
-					return nil
-				}
-				v = st.Val
+				out = append(out, st.Val)
 			}
 		}
 	}
-	return v
+	return out
+}
+
+// fieldAt names the field that fa selects, of the struct its base
+// points to.
+func fieldAt(fa *ssa.FieldAddr) (fieldOf, bool) {
+	st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return fieldOf{}, false
+	}
+	return fieldOf{st, st.Field(fa.Field).Name()}, true
 }
 
 // linksTo reports whether elem's field is set to owner where elem is
@@ -2371,8 +2380,7 @@ func (e *engine) linksTo(elem ssa.Value, field string, owner ssa.Value) bool {
 		if !ok || fa.X != elem {
 			continue
 		}
-		st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
-		if !ok || st.Field(fa.Field).Name() != field {
+		if f, ok := fieldAt(fa); !ok || f.name != field {
 			continue
 		}
 		for _, rr := range *fa.Referrers() {
@@ -2429,11 +2437,11 @@ func containerOwner(v ssa.Value) (ssa.Value, fieldOf) {
 	if !ok {
 		return nil, fieldOf{}
 	}
-	st, ok := deref(fa.X.Type()).Underlying().(*types.Struct)
+	f, ok := fieldAt(fa)
 	if !ok {
 		return nil, fieldOf{}
 	}
-	return fa.X, fieldOf{st, st.Field(fa.Field).Name()}
+	return fa.X, f
 }
 
 // constructorFields returns, for a function that returns one new object
@@ -2514,8 +2522,7 @@ func (e *engine) storedElsewhere(st *types.Struct, name string, ctor *ssa.Functi
 					if !ok {
 						continue
 					}
-					if s, ok := deref(fa.X.Type()).Underlying().(*types.Struct); ok {
-						k := fieldOf{s, s.Field(fa.Field).Name()}
+					if k, ok := fieldAt(fa); ok {
 						if fns := e.fieldStores[k]; len(fns) == 0 || fns[len(fns)-1] != fn {
 							e.fieldStores[k] = append(fns, fn)
 						}
