@@ -37,7 +37,13 @@
 //     function takes the lock elsewhere (a read after Unlock), an exported
 //     function writes the field under the lock (callers may do so at any
 //     time), or a test file declares the type. Unlocked writes are
-//     reported on any belief. No discipline is inferred for a field of
+//     reported on any belief, but only when some function writes the
+//     field under the lock: a field only ever read under the lock (a
+//     logger a setter sets before Connect, read by the methods that
+//     lock for the state they change) shows no discipline for its
+//     writes, and is left to the goroutine check. The contents of a
+//     map read under a lock are guarded by it, written under it or
+//     not. No discipline is inferred for a field of
 //     a type another package declares from this package's own locks:
 //     the locks held around a response it fetches and also caches say
 //     nothing of the other package's accesses, nor of the fresh
@@ -366,6 +372,18 @@
 // ever closed, received from or handed out receive-only, a read made
 // after a receive from the channel returned (<-s.done; return s.err, or
 // the select case of the receive) meets no write.
+// Lazy initialization under a gate orders a field set once with the
+// reads made after it: a gate is an unexported field that every store
+// makes non-zero (once set, it stays set); a field every write of which
+// is made where a check of the gate of the same value found it zero,
+// under a lock held until the gate is set, is written at most once per
+// value, and a read made only where the gate was seen set (under that
+// lock, or by an atomic load), or after a call of a function of the
+// package that returns only so (t.init(); return t.dying, tomb.v1's
+// shape, or the double-checked if atomic.LoadUint32(&f.state) != 0 {
+// return } before the same check under the lock), meets no write. What
+// orders an access (this, the atomic flag, the closed channel) travels
+// with it in the facts of the functions other packages call.
 //
 // A function literal started by a go statement whose function then waits
 // (a receive, a select, WaitGroup.Wait) on every path to a return, and

@@ -27,6 +27,8 @@ func (f *accessFact) GobEncode() ([]byte, error) {
 		w.Ints(a.Chain)
 		w.String(a.Dyn)
 		w.Bool(a.Atomic)
+		w.Ints(a.Publishes)
+		w.Ints(a.Acquires)
 	}
 	w.Strings(f.Names)
 	w.Bool(f.Signals)
@@ -69,6 +71,8 @@ func (f *accessFact) parse() {
 			a.Chain = r.Ints()
 			a.Dyn = r.String()
 			a.Atomic = r.Bool()
+			a.Publishes = r.Ints()
+			a.Acquires = r.Ints()
 		}
 	}
 	f.Names = r.Strings()

@@ -68,6 +68,10 @@ type factAccess struct {
 	Dyn string `json:",omitempty"`
 	// Atomic marks an operation of package sync/atomic.
 	Atomic bool `json:",omitempty"`
+	// Publishes and Acquires are the keys of what orders the access
+	// with others (indexes in Names; see accessNotes).
+	Publishes []int `json:",omitempty"`
+	Acquires  []int `json:",omitempty"`
 }
 
 // AFact marks accessFact as an analysis fact.
@@ -151,6 +155,12 @@ func (c *checker) exportFacts() {
 			for _, name := range append([]string{c.name(fn)}, a.chain...) {
 				fa.Chain = append(fa.Chain, intern(name))
 			}
+			for _, k := range a.publishes() {
+				fa.Publishes = append(fa.Publishes, intern(k))
+			}
+			for _, k := range a.acquires() {
+				fa.Acquires = append(fa.Acquires, intern(k))
+			}
 			f.Accesses = append(f.Accesses, fa)
 		}
 		for _, pc := range s.bgParamCalls {
@@ -216,8 +226,17 @@ func (c *checker) bindFact(f *accessFact, e *factAccess, fn *ssa.Function, cs ca
 		chain:  chain,
 		instr:  cs.instr,
 	}
-	if len(chain) > 0 {
-		a.notes = &accessNotes{ext: chain[len(chain)-1]}
+	if len(chain) > 0 || len(e.Publishes) > 0 || len(e.Acquires) > 0 {
+		a.notes = &accessNotes{}
+		if len(chain) > 0 {
+			a.notes.ext = chain[len(chain)-1]
+		}
+		for _, i := range e.Publishes {
+			a.notes.publishes = append(a.notes.publishes, name(i))
+		}
+		for _, i := range e.Acquires {
+			a.notes.acquires = append(a.notes.acquires, name(i))
+		}
 	}
 	if e.Param < 0 {
 		a.global, a.path = e.Global, e.Path

@@ -221,11 +221,13 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 	var publishes, acquires []string
 	if a.write {
 		publishes = appendKey(c.closesAfterSet(instr, addr), flagStoredAfter(instr))
+		publishes = appendKey(publishes, c.lazyPublishes(addr))
 	} else {
 		if fa, ok := addr.(*ssa.FieldAddr); ok {
 			acquires = receivedFrom(instr, fa.X)
 		}
 		acquires = appendKey(acquires, flagLoadedTrue(instr))
+		acquires = appendKey(acquires, c.lazyAcquires(instr, addr))
 	}
 	if len(publishes) > 0 || len(acquires) > 0 {
 		a.notes = &accessNotes{publishes: publishes, acquires: acquires}

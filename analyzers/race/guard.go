@@ -25,7 +25,8 @@ import (
 // write, an access in a function that takes the guard elsewhere (a read
 // after Unlock), an access to a field an exported function writes under
 // the guard (callers may do so at any time), or to a type a test file
-// declares.
+// declares. A guard under which the object is only read (not a map's
+// contents) is no belief at all: see checkObjectGuard.
 const (
 	minGuardFuncs                      = 2
 	strongGuardFuncs                   = 3
@@ -94,6 +95,12 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			withGuard = append(withGuard, a)
 		}
 	}
+	// A field only read under the lock: the lock is held around the
+	// reads for other memory, and what orders the unlocked writes (a
+	// setter called before Start, a reset of a pooled value) is not a
+	// lock this check can name. A map's contents are another matter: a
+	// map read under a lock and changed without it is the lock forgotten.
+	readOnly := !writesUnder(withGuard, guard) && !strings.HasSuffix(accs[0].obj.key, "{}")
 	wrongInstance := map[*ssa.Function]bool{}
 	for _, a := range preferWrites(accs) {
 		if calledLocked(a.fn) {
@@ -121,7 +128,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 		if a.held.onlyFlags() {
 			// (an atomic flag held is no lock the discipline knows:
 			// the access is reported as unguarded, as without it)
-			if ownAccess(a, guard) || guarded < strongGuardFuncs && !a.write && !c.takesGuard(a.fn, guard) && !a.obj.test && !exportedWrites(accs, guard) {
+			if readOnly || ownAccess(a, guard) || guarded < strongGuardFuncs && !a.write && !c.takesGuard(a.fn, guard) && !a.obj.test && !exportedWrites(accs, guard) {
 				continue
 			}
 			c.reportUnguarded(a, other, guard, guarded, funcs)
@@ -233,6 +240,17 @@ func (c *checker) reportReadLockedWrite(a, other *access, guard string) {
 		funcName(a.fn), a.obj.name, guard, funcName(other.fn), other.verb(), other.held)
 	c.report(msg, a.obj, siteOf(a, fmt.Sprintf("writes %s holding only the read lock of %s", a.obj.name, guard), ""),
 		siteOf(other, fmt.Sprintf("%s %s holding %s", other.verb(), other.obj.name, other.held), ""))
+}
+
+// writesUnder reports whether one of accs is a write holding guard,
+// taken rather than assumed held.
+func writesUnder(accs []*access, guard string) bool {
+	for _, a := range accs {
+		if a.write && takenIn(a.held, guard) {
+			return true
+		}
+	}
+	return false
 }
 
 // exportedWrites reports whether a function that code outside the

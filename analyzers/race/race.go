@@ -70,6 +70,7 @@ type checker struct {
 	escs           map[*ssa.Function]*escapes                 // for freshReceiver
 	freshFuncs     map[*ssa.Function]bool                     // see fresh
 	closes         *closeFacts                                // see closeorder.go
+	lazy           *lazyFacts                                 // see lazyinit.go
 	setups         map[*ssa.Function]map[ssa.Instruction]bool // see goSetup
 	converted      map[*types.TypeName]bool                   // see implementations
 	implTypes      *[]*types.Named                            // see implCandidates

@@ -72,6 +72,8 @@ func TestAnalyzer(t *testing.T) {
 		{"channels used as mutexes, atomic flags used as try-locks", &noFacts, "chanlocks", nil},
 		{"a test's own accesses next to the package's background goroutines", &noFacts, "pokes", nil},
 		{"fields of another package's types under this package's locks", &noFacts, "leases", nil},
+		{"values initialized once under a gate", &noFacts, "lazy", nil},
+		{"values initialized once under a gate, across packages", race.Analyzer, "lazyuse", nil},
 		{"facts across packages", race.Analyzer, "app", []shape{{
 			primaryFunc: "app.Report",
 			objects:     []string{"stats.Total"},
