@@ -78,8 +78,10 @@
 //     those of the other instances of the same goroutine. A goroutine's
 //     accesses include those of the goroutines it starts, itself or
 //     through its callees, and leaves running (a test goroutine calling
-//     a constructor that starts a loop): they run beside its siblings
-//     too. When a method
+//     a constructor that starts a loop), and those of the goroutines
+//     they leave running in turn (go s.watch(), whose connect starts
+//     the monitor): they run beside its siblings, and after its
+//     spawner's caller, too. When a method
 //     starts the goroutine, what the goroutine reaches through the
 //     receiver is also matched with what the type's other exported
 //     methods reach through theirs (callers may call them while the
@@ -94,8 +96,12 @@
 //     Start method starting its loop, itself or through its own callees,
 //     or a constructor starting one on the object it returns) is matched
 //     with the caller's accesses after the call, its own and those of
-//     its later calls, unless a wait after the call orders them
-//     (s.Stop() waiting for the loop to end), and with the goroutines
+//     its later calls and its deferred calls (a test restoring a
+//     global it changed, defer func() { timeout = saved }(), while what
+//     it started still reads it), unless a wait after the call orders
+//     them (s.Stop() waiting for the loop to end, or a deferred
+//     wg.Wait() registered after the deferred call, which runs first),
+//     and with the goroutines
 //     the caller starts while it runs (a test calling, from a goroutine
 //     of its own, what the constructor's loop calls). Later calls that may start
 //     the goroutine again, calls of the function that started it, calls

@@ -390,7 +390,8 @@ func (c *checker) checkAfterCall(sp *spawner, g *goroutine) {
 		if call, ok := b.via.(ssa.CallInstruction); ok && call.Parent() == sp.fi.fn {
 			again, known := startPath[call]
 			if !known {
-				again = sp.after(call, g.stmt) || slices.ContainsFunc(c.callees(call), func(f *ssa.Function) bool { return slices.Contains(starts, f) }) || c.mayStart(sp.fi, call, g.name)
+				_, deferred := call.(*ssa.Defer) // (runs at the end, not before g.stmt again)
+				again = !deferred && sp.after(call, g.stmt) || slices.ContainsFunc(c.callees(call), func(f *ssa.Function) bool { return slices.Contains(starts, f) }) || c.mayStart(sp.fi, call, g.name)
 				startPath[call] = again
 			}
 			if again || whileStopped(b, starts) {

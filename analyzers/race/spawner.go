@@ -199,6 +199,14 @@ func (sp *spawner) waitsEachRound(g ssa.Instruction) bool {
 func (sp *spawner) accessesAfter(g *goroutine, ownOnly bool) []*access {
 	var out []*access
 	keep := func(instr ssa.Instruction) bool {
+		if d, ok := instr.(*ssa.Defer); ok {
+			// A deferred call runs where the function returns: a test
+			// restoring a global it changed (defer func() { timeout =
+			// saved }()) while what it started still runs.
+			return slices.ContainsFunc(sp.runDefers(d), func(r ssa.Instruction) bool {
+				return sp.after(g.stmt, r) && !sp.ordered(g, r) && !sp.waitsDeferredAfter(g, d, r)
+			})
+		}
 		return sp.after(g.stmt, instr) && !sp.ordered(g, instr)
 	}
 	if sp.fi.excluded {
@@ -229,6 +237,41 @@ func (sp *spawner) accessesAfter(g *goroutine, ownOnly bool) []*access {
 		}
 	}
 	return out
+}
+
+// runDefers returns the RunDefers instructions that run the call d
+// defers: those reachable from it.
+func (sp *spawner) runDefers(d *ssa.Defer) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, b := range sp.fi.fn.Blocks {
+		for _, x := range b.Instrs {
+			if r, ok := x.(*ssa.RunDefers); ok && sp.after(d, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// waitsDeferredAfter reports whether a wait that d's deferred call comes
+// after runs before it at r: a deferred wait registered after d (defer
+// check(r0); ...; defer wg.Wait()), which runs first.
+func (sp *spawner) waitsDeferredAfter(g *goroutine, d *ssa.Defer, r ssa.Instruction) bool {
+	if !g.signals {
+		return false
+	}
+	for _, b := range sp.fi.fn.Blocks {
+		for _, x := range b.Instrs {
+			w, ok := x.(*ssa.Defer)
+			if !ok || w == d || !sp.after(d, w) || !sp.after(w, r) {
+				continue
+			}
+			if isSyncMethod(w.Common(), "WaitGroup", "Wait") || sp.c.callWaits(w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameInstance reports whether instr, after go statement g, can touch the

@@ -272,6 +272,16 @@ func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 				b.goTest = c.inTestFile(fn)
 				add(&b)
 			}
+			if !joined {
+				// What the goroutine starts and leaves running runs on
+				// after it too (go s.watch(), which starts the
+				// connection's monitor).
+				bg := c.callBackground(fn, cs)
+				for _, a := range slices.Concat(bg.accesses, bg.passed) {
+					add(a)
+				}
+				calls = append(calls, bg.calls...)
+			}
 			continue
 		}
 		if c.waitedFor(fn, cs.instr) {
