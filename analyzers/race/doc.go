@@ -517,13 +517,20 @@
 // a goroutine that touches an object only once a timer it arms from the
 // object's state fires, which a test never arms; a state machine of compare-and-swap
 // transitions; values that decide whether a write runs at all (a field
-// set lazily only while nil, a header the test's message already has);
+// set lazily only while nil where no gate orders it as above, a header
+// the test's message already has);
 // and instances told apart only by how they were made (a response fresh
 // from a call against the cache's copies). A helper that locks only when
 // a flag says its caller does not (if !locked { c.mu.Lock(); defer
 // c.mu.Unlock() }) makes its accesses after that branch without the lock
 // as far as the race analyzer knows (the lock analyzer follows the
 // constant a call passes; this one does not).
+// An exported function runs with no lock on entry, whatever the
+// package's own callers hold (other packages may call it without
+// them): a lock a goroutine was handed (mu.Lock(); go withRecover(func()
+// { defer mu.Unlock(); ... })) covers the goroutine's calls down to the
+// first exported method, not past it (sarama's Kerberos Authorize,
+// reached with the broker's lock held).
 // Nor are: state machines whose transitions act as a lock's
 // acquisition and release (go-redis's ConnStateMachine, whose
 // AwaitAndTransition from Idle to Initializing excludes other callers
