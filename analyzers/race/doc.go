@@ -81,7 +81,11 @@
 //     a constructor that starts a loop), and those of the goroutines
 //     they leave running in turn (go s.watch(), whose connect starts
 //     the monitor): they run beside its siblings, and after its
-//     spawner's caller, too. When a method
+//     spawner's caller, too. One function that two such goroutines each
+//     start and leave running (a reconnect that the keepalive and the
+//     reader both start on a lost connection) is taken for one
+//     goroutine, not paired with itself, as the instances of a go
+//     statement outside a loop are not. When a method
 //     starts the goroutine, what the goroutine reaches through the
 //     receiver is also matched with what the type's other exported
 //     methods reach through theirs (callers may call them while the
