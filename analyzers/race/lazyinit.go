@@ -426,16 +426,8 @@ func (c *checker) storesGate(x ssa.Instruction, base ssa.Value, gate string) boo
 // acquires: the field is set only by its gate's init, and the read is
 // made only where the gate of the same value is set.
 func (c *checker) lazyAcquires(instr ssa.Instruction, addr ssa.Value) string {
-	fa, ok := addr.(*ssa.FieldAddr)
-	if !ok {
-		return ""
-	}
-	key, ok := c.ownField(fa)
-	if !ok {
-		return ""
-	}
-	gate, ok := c.lazyFacts().inits[key]
-	if !ok || !c.gateSetAt(instr, fa.X, gate) {
+	fa, key, gate := c.initField(addr)
+	if gate == "" || !c.gateSetAt(instr, fa.X, gate) {
 		return ""
 	}
 	return "init:" + key
@@ -444,18 +436,23 @@ func (c *checker) lazyAcquires(instr ssa.Instruction, addr ssa.Value) string {
 // lazyPublishes returns the key a write of the field addr selects
 // publishes: the field is set only by its gate's init.
 func (c *checker) lazyPublishes(addr ssa.Value) string {
+	if _, key, gate := c.initField(addr); gate != "" {
+		return "init:" + key
+	}
+	return ""
+}
+
+// initField returns the field addr selects, its key and its gate when it
+// is set only by the gate's init; gate is "" otherwise.
+func (c *checker) initField(addr ssa.Value) (fa *ssa.FieldAddr, key, gate string) {
 	fa, ok := addr.(*ssa.FieldAddr)
 	if !ok {
-		return ""
+		return nil, "", ""
 	}
-	key, ok := c.ownField(fa)
-	if !ok {
-		return ""
+	if key, ok = c.ownField(fa); !ok {
+		return nil, "", ""
 	}
-	if _, ok := c.lazyFacts().inits[key]; !ok {
-		return ""
-	}
-	return "init:" + key
+	return fa, key, c.lazyFacts().inits[key]
 }
 
 // gateSetAt reports whether gate of base is set wherever instr runs:
