@@ -93,7 +93,8 @@ func atomicFlagCall(call *ssa.Call, name string) (string, bool) {
 	return fieldKey(call.Call.Args[0])
 }
 
-// nonZeroConst reports whether v is a constant true or non-zero number.
+// nonZeroConst reports whether v is a constant true, non-zero number or
+// non-empty string.
 func nonZeroConst(v ssa.Value) bool {
 	k, ok := v.(*ssa.Const)
 	if !ok || k.Value == nil {
@@ -102,8 +103,10 @@ func nonZeroConst(v ssa.Value) bool {
 	switch k.Value.Kind() {
 	case constant.Bool:
 		return constant.BoolVal(k.Value)
-	case constant.Int:
+	case constant.Int, constant.Float:
 		return constant.Sign(k.Value) != 0
+	case constant.String:
+		return constant.StringVal(k.Value) != ""
 	}
 	return false
 }

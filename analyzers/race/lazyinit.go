@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -68,6 +69,7 @@ func (c *checker) lazyFacts() *lazyFacts {
 	c.lazy = f
 	notGate := map[string]bool{}
 	var addrs []*ssa.FieldAddr
+	var keys []string // of addrs
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -79,10 +81,8 @@ func (c *checker) lazyFacts() *lazyFacts {
 				if !ok {
 					continue
 				}
-				addrs = append(addrs, fa)
-				if _, seen := f.gates[key]; !seen {
-					f.gates[key] = true
-				}
+				addrs, keys = append(addrs, fa), append(keys, key)
+				f.gates[key] = true
 				if !gateUses(fa) {
 					notGate[key] = true
 				}
@@ -93,8 +93,8 @@ func (c *checker) lazyFacts() *lazyFacts {
 		delete(f.gates, key)
 	}
 	notInit := map[string]bool{}
-	for _, fa := range addrs {
-		key, _ := c.ownField(fa)
+	for i, fa := range addrs {
+		key := keys[i]
 		if notInit[key] {
 			continue
 		}
@@ -218,18 +218,7 @@ func atomicCall(common *ssa.CallCommon, op string) (ssa.Value, bool) {
 func nonZeroValue(v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Const:
-		if v.Value == nil {
-			return false
-		}
-		switch v.Value.Kind() {
-		case constant.Bool:
-			return constant.BoolVal(v.Value)
-		case constant.Int, constant.Float:
-			return constant.Sign(v.Value) != 0
-		case constant.String:
-			return constant.StringVal(v.Value) != ""
-		}
-		return false
+		return nonZeroConst(v)
 	case *ssa.MakeChan, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeClosure, *ssa.Alloc, *ssa.Function, *ssa.MakeInterface:
 		return true
 	}
@@ -350,9 +339,9 @@ func (c *checker) initWrite(store *ssa.Store, fa *ssa.FieldAddr) (gate string, l
 	return gate, locks, true
 }
 
-// gateSetAfter reports whether every path from instr (included) to a return stores
-// a non-zero value into gate of base (or defers the store), holding one
-// of locks there.
+// gateSetAfter reports whether every path from instr (included) to a
+// return stores a non-zero value into gate of base (or defers the
+// store), holding one of locks there.
 func (c *checker) gateSetAfter(instr ssa.Instruction, base ssa.Value, gate string, locks []string) bool {
 	sets := func(x ssa.Instruction) bool {
 		if !c.storesGate(x, base, gate) {
@@ -366,33 +355,13 @@ func (c *checker) gateSetAfter(instr ssa.Instruction, base ssa.Value, gate strin
 		}
 		return false
 	}
-	b := instr.Block()
-	seen := map[*ssa.BasicBlock]bool{}
-	var reaches func(b *ssa.BasicBlock, from int) bool // a return, without a store
-	reaches = func(b *ssa.BasicBlock, from int) bool {
-		for _, x := range b.Instrs[from:] {
-			if sets(x) {
-				return false
-			}
-			if _, ok := x.(*ssa.Return); ok {
-				return true
-			}
+	i := slices.Index(instr.Block().Instrs, instr) // instr itself may be the gate's store
+	for _, b := range instr.Parent().Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && reachesAvoiding(instr, i, ret, sets) {
+			return false
 		}
-		for _, s := range b.Succs {
-			if !seen[s] {
-				seen[s] = true
-				if reaches(s, 0) {
-					return true
-				}
-			}
-		}
-		return false
 	}
-	i := 0
-	for i < len(b.Instrs) && b.Instrs[i] != instr {
-		i++
-	}
-	return !reaches(b, i) // instr itself may be the gate's store
+	return true
 }
 
 // storesGate reports whether x stores a non-zero value into gate of
