@@ -272,19 +272,13 @@ func (c *checker) backgroundAccesses(fi *funcInfo) ([]*access, []paramCall) {
 				b.goTest = c.inTestFile(fn)
 				add(&b)
 			}
-			if !joined {
-				// What the goroutine starts and leaves running runs on
-				// after it too (go s.watch(), which starts the
-				// connection's monitor).
-				bg := c.callBackground(fn, cs)
-				for _, a := range slices.Concat(bg.accesses, bg.passed) {
-					add(a)
-				}
-				calls = append(calls, bg.calls...)
+			if joined {
+				continue
 			}
-			continue
-		}
-		if c.waitedFor(fn, cs.instr) {
+			// What the goroutine starts and leaves running runs on after
+			// it too (go s.watch(), which starts the connection's
+			// monitor), as what a call's callees leave running does.
+		} else if c.waitedFor(fn, cs.instr) {
 			continue // fn waits after the call on every path to a return
 		}
 		bg := c.callBackground(fn, cs)
