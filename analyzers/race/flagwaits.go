@@ -5,6 +5,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // A loop may wait by a flag rather than on every path: it polls two
@@ -105,17 +107,9 @@ func flagEdgeReceives(p, s *ssa.BasicBlock) ([]ssa.Instruction, bool) {
 	if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
 		return nil, false
 	}
-	truth := s == p.Succs[0]
-	cond := ifi.Cond
-	for {
-		u, ok := cond.(*ssa.UnOp)
-		if !ok || u.Op != token.NOT {
-			break
-		}
-		cond, truth = u.X, !truth
-	}
-	if !truth {
-		return nil, false
+	cond, negated := lockset.Unnegated(ifi.Cond)
+	if truth := s == p.Succs[0]; truth == negated {
+		return nil, false // the edge on which the flag is false
 	}
 	return flagReceives(cond, nil)
 }

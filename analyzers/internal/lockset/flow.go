@@ -650,6 +650,18 @@ func (e *engine) pruned(b *ssa.BasicBlock, si int) bool {
 	return e.fixed != nil && prunedBy(e.fixed, b, si)
 }
 
+// Unnegated returns cond with its leading ! operators removed, and
+// whether there was an odd number of them (!!done is done).
+func Unnegated(cond ssa.Value) (v ssa.Value, negated bool) {
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return cond, negated
+		}
+		cond, negated = u.X, !negated
+	}
+}
+
 // prunedBy reports whether the edge from b to its si'th successor is
 // ruled out by the constants fixed: b ends with an If on one of those
 // parameters, or its negation, that the constant decides the other way.
@@ -658,14 +670,7 @@ func prunedBy(fixed map[*ssa.Parameter]bool, b *ssa.BasicBlock, si int) bool {
 	if !ok {
 		return false
 	}
-	cond, negate := ifi.Cond, false
-	for {
-		u, ok := cond.(*ssa.UnOp)
-		if !ok || u.Op != token.NOT {
-			break
-		}
-		cond, negate = u.X, !negate
-	}
+	cond, negate := Unnegated(ifi.Cond)
 	p, ok := cond.(*ssa.Parameter)
 	if !ok {
 		return false
