@@ -196,7 +196,7 @@ func (c *checker) collectWriters(t *lockset.Trace) {
 func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 	c.addEdges(fn, t)
 	for _, a := range t.Acquisitions {
-		if a.Try {
+		if a.Try || a.Unshared {
 			continue
 		}
 		for _, h := range a.Held {
@@ -265,11 +265,12 @@ func sameInstance(h, l lockset.Lock) bool {
 }
 
 // addEdges records the lock-order edges of fn: every acquisition, other
-// than a TryLock, of a lock while one of another class is held that fn
-// did not inherit from its callers.
+// than a TryLock or that of a mutex nothing else reaches yet, of a lock
+// while one of another class is held that fn did not inherit from its
+// callers.
 func (c *checker) addEdges(fn *ssa.Function, t *lockset.Trace) {
 	for _, a := range t.Acquisitions {
-		if a.Try {
+		if a.Try || a.Unshared {
 			continue
 		}
 		for _, h := range a.Held {

@@ -33,6 +33,12 @@ type Acquisition struct {
 	// Wait is set for the re-acquisition of L by sync.Cond.Wait; Held
 	// then no longer contains L.
 	Wait bool
+	// Unshared is set when L is a mutex variable of the acquiring
+	// function that nothing else can reach yet (var mu sync.Mutex;
+	// mu.Lock(); f := func() { mu.Lock() ... }): no other goroutine can
+	// hold it, so the acquisition never waits and orders nothing after
+	// the locks held.
+	Unshared bool
 }
 
 // A Release is a release observed in a function.
@@ -85,7 +91,25 @@ type observer struct {
 type state struct {
 	held   Set
 	defers []*ssa.Defer
+	// dropped holds the deferred calls that paths joining here
+	// registered after their common prefix of defers, each on some
+	// paths only (if fast { defer mu.Unlock() } else { defer func()
+	// {...}() }), with the length of the prefix they follow: they run
+	// before its last call.
+	dropped []droppedDefer
 }
+
+// A droppedDefer is a deferred call that runs on some paths only, after
+// the first at deferred calls were registered.
+type droppedDefer struct {
+	at int
+	d  *ssa.Defer
+}
+
+// maxDropped bounds the deferred calls a state keeps of paths that
+// joined; the rest are forgotten, and whatever they release is taken
+// as still held.
+const maxDropped = 16
 
 // flow is the solved dataflow of one function: the state on entry to each
 // reachable block.
@@ -834,7 +858,7 @@ func (e *engine) solve(fn *ssa.Function, entry Set) *flow {
 				continue
 			}
 			joined := join(*f.in[j], out)
-			if !joined.held.sameKeys(f.in[j].held) || len(joined.defers) != len(f.in[j].defers) {
+			if !joined.held.sameKeys(f.in[j].held) || len(joined.defers) != len(f.in[j].defers) || len(joined.dropped) != len(f.in[j].dropped) {
 				if len(joined.held) < len(f.in[j].held) && succ.Dominates(b) {
 					f.lossy = true
 				}
@@ -1000,7 +1024,27 @@ func join(a, b state) state {
 			defers = append(defers, tail...)
 		}
 	}
-	return state{held: a.held.meet(b.held), defers: defers}
+	var dropped []droppedDefer
+	add := func(at int, d *ssa.Defer) {
+		at = min(at, len(defers))
+		for _, dd := range dropped {
+			if dd.at == at && dd.d == d {
+				return
+			}
+		}
+		if len(dropped) < maxDropped {
+			dropped = append(dropped, droppedDefer{at, d})
+		}
+	}
+	for _, s := range []state{a, b} {
+		for _, dd := range s.dropped {
+			add(dd.at, dd.d)
+		}
+		for k := len(defers); k < len(s.defers); k++ {
+			add(len(defers), s.defers[k])
+		}
+	}
+	return state{held: a.held.meet(b.held), defers: defers, dropped: dropped}
 }
 
 // sharedRelease returns, of two deferred calls, the RUnlock when one
@@ -1217,6 +1261,7 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 			e.chanOp(st, instr, obs)
 		case *ssa.RunDefers:
 			for k := len(st.defers) - 1; k >= 0; k-- {
+				e.runDropped(st, k+1)
 				d := st.defers[k]
 				e.call(st, &d.Call, d, d.Pos(), obs)
 				if isFuncValueCall(&d.Call) {
@@ -1225,12 +1270,32 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 					st.held = nil
 				}
 			}
-			st.defers = nil
+			e.runDropped(st, 0)
+			st.defers, st.dropped = nil, nil
 		case *ssa.Return:
 			if obs != nil && obs.ret != nil {
 				obs.ret(Return{Instr: instr, Held: st.held})
 			}
 		}
+	}
+}
+
+// runDropped applies to st the deferred calls registered on some paths
+// only after the first at deferred calls (see state.dropped): a lock one
+// of them releases is no longer held on every path. Each runs unobserved
+// on its own copy of the locks held: what it does is not known to happen.
+func (e *engine) runDropped(st *state, at int) {
+	for _, dd := range st.dropped {
+		if dd.at != at {
+			continue
+		}
+		if isFuncValueCall(&dd.d.Call) {
+			st.held = nil
+			continue
+		}
+		alone := state{held: st.held}
+		e.call(&alone, &dd.d.Call, dd.d, dd.d.Pos(), nil)
+		st.held = st.held.meet(alone.held)
 	}
 }
 
@@ -1437,7 +1502,7 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 	switch op.Kind {
 	case OpAcquire:
 		if obs != nil && obs.acquire != nil {
-			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held})
+			obs.acquire(Acquisition{Instr: instr, Pos: pos, Lock: l, Held: st.held, Unshared: unshared(op.Ref.Value, instr)})
 		}
 		st.held = st.held.add(l)
 	case OpTryAcquire:
@@ -1475,6 +1540,47 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 		}
 		st.held = st.held.add(l)
 	}
+}
+
+// unshared reports whether mu, the mutex instr locks, is a variable
+// declared just before instr, in its block, that nothing reaches before
+// instr: every other use of it comes after instr.
+func unshared(mu ssa.Value, instr ssa.Instruction) bool {
+	alloc, ok := mu.(*ssa.Alloc)
+	if !ok || alloc.Block() != instr.Block() || !after(alloc, instr) {
+		return false
+	}
+	for _, r := range *alloc.Referrers() {
+		if r == instr {
+			continue
+		}
+		if _, ok := r.(*ssa.DebugRef); ok {
+			continue
+		}
+		if !after(instr, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// after reports whether instruction b runs only after a, in one call of
+// their function: a's block dominates b's, and within one block a comes
+// first.
+func after(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab != bb {
+		return ab.Dominates(bb)
+	}
+	for _, i := range ab.Instrs {
+		switch i {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
 
 func (e *engine) lockOf(r Ref, mode Mode, pos token.Pos) Lock {
@@ -1562,7 +1668,7 @@ func (e *engine) summarize(f *flow) *Summary {
 	var acqs []acquired // for the Unheld of the acquired items
 	obs := &observer{
 		acquire: func(a Acquisition) {
-			if a.Try || a.Wait {
+			if a.Try || a.Wait || a.Unshared {
 				return
 			}
 			it := portable(a.Lock.Item)
