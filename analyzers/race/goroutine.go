@@ -259,9 +259,15 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, di
 
 // handsOff reports whether call passes v for a parameter that a goroutine
 // the callee starts calls (see startedParams), or hands to such a
-// goroutine (see goPublishes): v is then shared with the goroutine.
+// goroutine (see goPublishes): v is then shared with the goroutine. A
+// closure carrying v hands it off where it runs, called or passed to a
+// function that calls it, when it starts a goroutine with what it
+// captures (run := func() { go s.worker() }; start(run)).
 func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
 	common := &call.Call
+	if mc, ok := v.(*ssa.MakeClosure); ok && common.Value == v {
+		return c.closurePublishes(mc)
+	}
 	callee := common.StaticCallee()
 	if callee == nil {
 		return false
@@ -274,7 +280,38 @@ func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
 		return false
 	}
 	for i, p := range callee.Params {
-		if argument(common, i) == v && c.goPublishes(p, 0) {
+		if argument(common, i) != v {
+			continue
+		}
+		if c.goPublishes(p, 0) {
+			return true
+		}
+		if mc, ok := v.(*ssa.MakeClosure); ok && calledIn(p) && c.closurePublishes(mc) {
+			return true
+		}
+	}
+	return false
+}
+
+// closurePublishes reports whether the function literal mc makes starts
+// a goroutine with one of the variables it captures.
+func (c *checker) closurePublishes(mc *ssa.MakeClosure) bool {
+	lit, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for i := range mc.Bindings {
+		if i < len(lit.FreeVars) && c.goPublishes(lit.FreeVars[i], 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// calledIn reports whether its function calls parameter p.
+func calledIn(p *ssa.Parameter) bool {
+	for _, r := range *p.Referrers() {
+		if call, ok := r.(*ssa.Call); ok && call.Call.Value == p {
 			return true
 		}
 	}
@@ -284,26 +321,43 @@ func (c *checker) handsOff(call *ssa.Call, v ssa.Value) bool {
 // maxPublishDepth bounds how deep goPublishes follows calls.
 const maxPublishDepth = 4
 
-// goPublishes reports whether parameter p of its function reaches a
+// goPublishes reports whether v, a parameter of its function or a
+// variable a function literal captures (a free variable), reaches a
 // goroutine the function starts, itself or through the package's
-// functions it passes p to: an argument or the receiver of the go
-// statement (go p.loop()), or captured by the function literal it starts
-// (go func() { p.resolve() }()). A constructor that calls a method
-// starting the object's loop has published the object when the call
-// returns. Only the code is read, no summary: the escape analysis asks
-// while summaries are still being made.
-func (c *checker) goPublishes(p *ssa.Parameter, depth int) bool {
-	if r, ok := c.publishes[p]; ok {
+// functions it passes v to and the literals it calls capturing v: an
+// argument or the receiver of the go statement (go p.loop()), or captured
+// by the function literal it starts (go func() { p.resolve() }()). A
+// constructor that calls a method starting the object's loop has
+// published the object when the call returns. Only the code is read, no
+// summary: the escape analysis asks while summaries are still being made.
+func (c *checker) goPublishes(v ssa.Value, depth int) bool {
+	if r, ok := c.publishes[v]; ok {
 		return r
 	}
-	c.publishes[p] = false // a recursive call reaches nothing new
-	fn := p.Parent()
-	holds := func(v ssa.Value) bool {
-		if paramOf(fn, v) == p {
+	c.publishes[v] = false // a recursive call reaches nothing new
+	var fn *ssa.Function
+	var is func(x ssa.Value) bool
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		fn = v.Parent()
+		is = func(x ssa.Value) bool { return paramOf(fn, x) == v }
+	case *ssa.FreeVar:
+		fn = v.Parent()
+		is = func(x ssa.Value) bool {
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				x = load.X
+			}
+			return x == v
+		}
+	default:
+		return false
+	}
+	holds := func(x ssa.Value) bool {
+		if is(x) {
 			return true
 		}
-		mc, ok := v.(*ssa.MakeClosure)
-		return ok && slices.ContainsFunc(mc.Bindings, func(b ssa.Value) bool { return paramOf(fn, b) == p })
+		mc, ok := x.(*ssa.MakeClosure)
+		return ok && slices.ContainsFunc(mc.Bindings, is)
 	}
 	found := false
 	for _, b := range fn.Blocks {
@@ -321,15 +375,23 @@ func (c *checker) goPublishes(p *ssa.Parameter, depth int) bool {
 			if callee == nil || !c.isLocal(callee) || depth >= maxPublishDepth {
 				continue
 			}
+			if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+				// A literal called in place, capturing v.
+				for i, bound := range mc.Bindings {
+					if is(bound) && i < len(callee.FreeVars) && c.goPublishes(callee.FreeVars[i], depth+1) {
+						found = true
+					}
+				}
+			}
 			for i, q := range callee.Params {
-				if arg := argument(common, i); arg != nil && paramOf(fn, arg) == p && c.goPublishes(q, depth+1) {
+				if arg := argument(common, i); arg != nil && is(arg) && c.goPublishes(q, depth+1) {
 					found = true
 					break
 				}
 			}
 		}
 	}
-	c.publishes[p] = found
+	c.publishes[v] = found
 	return found
 }
 

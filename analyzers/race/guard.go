@@ -3,6 +3,7 @@ package race
 import (
 	"fmt"
 	"go/ast"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,7 +122,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard))))
+		other := conflicting(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard)))))
 		if other == nil {
 			continue
 		}
@@ -396,6 +397,80 @@ func (c *checker) offLoop(a *access, others []*access) []*access {
 		}
 	}
 	return out
+}
+
+// notJoinedBefore returns the accesses of others that may run beside a:
+// not those made only in goroutines that a's function waits for before
+// a, on a WaitGroup of its own each of them marks done as it exits (a
+// server's Serve closing the files its workers left open once
+// wg.Wait() returns). Two calls of the function at once, each waiting
+// for its own goroutines only, are not considered.
+func (c *checker) notJoinedBefore(a *access, others []*access) []*access {
+	if a.instr == nil || a.instr.Parent() != a.fn {
+		return others
+	}
+	waited := c.waitGroupsWaited(a.fn, a.instr)
+	if len(waited) == 0 {
+		return others
+	}
+	var out []*access
+	for _, o := range others {
+		if !c.joinedBy(o.fn, waited) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// waitGroupsWaited returns the WaitGroup variables of fn whose Wait fn
+// calls before instr on every path.
+func (c *checker) waitGroupsWaited(fn *ssa.Function, instr ssa.Instruction) map[*ssa.Alloc]bool {
+	var out map[*ssa.Alloc]bool
+	for _, b := range fn.Blocks {
+		for _, x := range b.Instrs {
+			call, ok := x.(*ssa.Call)
+			if !ok || !isSyncMethod(&call.Call, "WaitGroup", "Wait") || len(call.Call.Args) != 1 || !lockset.After(call, instr) {
+				continue
+			}
+			if wg := c.waitGroupVar(call.Call.Args[0]); wg != nil && wg.Parent() == fn {
+				if out == nil {
+					out = map[*ssa.Alloc]bool{}
+				}
+				out[wg] = true
+			}
+		}
+	}
+	return out
+}
+
+// waitGroupVar returns the WaitGroup variable v addresses: the variable
+// itself, or the one a function literal captures.
+func (c *checker) waitGroupVar(v ssa.Value) *ssa.Alloc {
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return v
+	case *ssa.FreeVar:
+		return c.caps.allocOf(v)
+	}
+	return nil
+}
+
+// joinedBy reports whether fn runs only in goroutines that defer, first
+// thing, the Done of one of the WaitGroup variables waited.
+func (c *checker) joinedBy(fn *ssa.Function, waited map[*ssa.Alloc]bool) bool {
+	r := c.goReach()
+	if r.sync[fn] || len(r.from[fn]) == 0 {
+		return false
+	}
+	for s := range r.from[fn] {
+		if len(s.Blocks) == 0 || !slices.ContainsFunc(s.Blocks[0].Instrs, func(x ssa.Instruction) bool {
+			d, ok := x.(*ssa.Defer)
+			return ok && isSyncMethod(&d.Call, "WaitGroup", "Done") && len(d.Call.Args) == 1 && waited[c.waitGroupVar(d.Call.Args[0])]
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // notCallingAfter returns the accesses of others that are not made by a

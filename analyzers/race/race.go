@@ -86,7 +86,7 @@ type checker struct {
 	chanSenders    map[string]map[*ssa.Function]bool             // see senders
 	byName         map[string]*ssa.Function                      // exported functions by name; see siteFuncs
 	made           map[*ssa.Function]bool                        // whether a function literal is ever made; see neverMade
-	publishes      map[*ssa.Parameter]bool                       // see goPublishes
+	publishes      map[ssa.Value]bool                            // see goPublishes
 	exits          map[*ssa.Function]map[string]int              // see exitSignals
 	senderCount    map[string]int                                // see exitSenders
 	outsideTypes   map[string]bool                               // see takenFromOutside
@@ -131,7 +131,7 @@ func analyze(pass *analysis.Pass, check bool) (_ any, err error) {
 		funcs:          ssaRes.SrcFuncs,
 		infos:          map[*ssa.Function]*funcInfo{},
 		made:           map[*ssa.Function]bool{},
-		publishes:      map[*ssa.Parameter]bool{},
+		publishes:      map[ssa.Value]bool{},
 		exits:          map[*ssa.Function]map[string]int{},
 		senderCount:    map[string]int{},
 		outsideTypes:   map[string]bool{},
