@@ -175,7 +175,16 @@
 // called only directly the locks held at all their call sites; a
 // function that releases a lock it did not acquire runs with it held up
 // to the release, and a go statement starting such a function hands the
-// lock over (the spawner no longer holds it). A function that releases
+// lock over (the spawner no longer holds it). Deferred calls registered
+// on some paths only (if fast { defer mu.Unlock() } else { defer
+// func() { go release() }() }) each run at the return on a copy of the
+// locks held there: a lock one of them releases is no longer held on
+// every path, so a deferred call registered earlier, which runs after
+// them, does not lock it "again" (franz-go's GroupTransactSession.End).
+// Locking a mutex variable declared just before, in the same block,
+// that nothing else has used yet (var mu sync.Mutex; mu.Lock(); a
+// callback made next waits on it) cannot wait: it orders nothing after
+// the locks held, and callers do not see it acquired. A function that releases
 // a lock it was called with and takes it back (unlock, lock the
 // registry, lock again) leaves its callers holding it: their locks are
 // not ordered before what it acquires while the lock is released (also
@@ -360,11 +369,7 @@
 // it only, not at the call sites of a function that locks after it; a
 // close of the channel at every return without a defer is not
 // recognized; a function value handed out of the package through a table
-// the initializer fills is not followed. A lock released by a goroutine
-// its holder starts (defer func() { go func() { time.Sleep(d);
-// mu.Unlock() }() }()) is taken as still held, so a later acquisition by
-// the holder is reported as a double lock although it only waits
-// (franz-go's GroupTransactSession.End). A closure's call of a function
+// the initializer fills is not followed. A closure's call of a function
 // value its maker read from a field before making it (a wrapper calling
 // the callback it replaces) is not taken to reach that closure, nor
 // closures made after the read; values copied between fields of one

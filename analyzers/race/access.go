@@ -84,6 +84,12 @@ type access struct {
 	// copies.
 	notes *accessNotes
 
+	// owners names the struct types that hold the accessed field, the
+	// field's own first, then those holding that struct by value
+	// (p.counts.Success: Counts, peerStats), as lock classes name them;
+	// nil for other memory, and for an access another package made.
+	owners []string
+
 	write bool
 	// atomic marks an operation of package sync/atomic on the memory
 	// (atomic.AddInt64(&s.n, 1)): it races with plain accesses, never

@@ -61,7 +61,13 @@
 //     do not exclude each other (a collector's goroutine records lastStat
 //     under the collection's lock while LastStat reads it under the
 //     registry's). Without a goroutine writing, nothing shows the two
-//     run at the same time, and the object is not reported.
+//     run at the same time, and the object is not reported. Either way,
+//     one of the two locks must belong to an object holding the field (a
+//     mutex of the field's struct, or of a struct holding it by value):
+//     a field read under a stream's lock and written under an
+//     association's, neither of them the chunk's, is taken for chunks
+//     each owns in turn, or for different chunks of one type, and is not
+//     reported.
 //     A struct-typed field copied or assigned whole (sum = fs.Counts)
 //     counts as an access to each field of the struct the package can
 //     select (fs.Counts.Success++ races with it); one finding is reported
@@ -479,7 +485,19 @@
 //
 // A pointer variable that a closure other than a deferred one captures
 // (a parameter a callback closes over) is taken for memory its function
-// made, so accesses through it can be missed as made before publication.
+// made, so accesses through it can be missed as made before publication,
+// unless the closure starts a goroutine with it where it runs (called in
+// place, or passed to a function that calls it: run := func() { go
+// s.worker() }; startWorkers(run)).
+// An unguarded access made after its function waited on a WaitGroup of
+// its own is not matched with the guarded accesses of goroutines that
+// defer that WaitGroup's Done first thing and run nothing else (a Serve
+// closing the files its workers left open once wg.Wait() returns): two
+// calls of the function at once are not considered.
+// A field reached under the locks of two other objects (see Wrong
+// lock), each mutex neither the field's struct's nor one holding it by
+// value, is not reported, also where one object really is shared by
+// both.
 // Plain pointer dereferences other than *p for a pointer parameter p
 // (bound at calls to the caller's variable); slice and array elements
 // (s[i] is never reported: goroutines usually

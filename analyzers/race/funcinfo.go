@@ -125,11 +125,13 @@ func (c *checker) addAccessOf(fi *funcInfo, esc *escapes, instr ssa.Instruction,
 	}
 	c.record(fi, esc, instr, a, addr)
 	if _, isField := addr.(*ssa.FieldAddr); isField && !atomic {
-		for _, sub := range c.subfields(obj, derefType(addr.Type())) {
+		t := derefType(addr.Type())
+		for _, sub := range c.subfields(obj, t) {
 			c.record(fi, esc, instr, &access{
 				obj: sub.obj, write: write, held: a.held,
 				root: root, path: path + "." + sub.name,
 				pos: a.pos, fn: fi.fn, instr: instr,
+				owners: append([]string{typeName(t)}, fieldOwners(addr)...),
 			}, addr)
 		}
 	}
@@ -208,8 +210,30 @@ func (c *checker) addMapAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction
 	}, m)
 }
 
+// fieldOwners returns the struct types holding the field addr selects,
+// or the field a map value addr was loaded from: the field's own, then
+// those of the fields holding it by value.
+func fieldOwners(addr ssa.Value) []string {
+	if load, ok := addr.(*ssa.UnOp); ok && load.Op == token.MUL {
+		addr = load.X
+	}
+	var out []string
+	for i := 0; i <= maxTraceDepth; i++ {
+		fa, ok := addr.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		out = append(out, typeName(derefType(fa.X.Type())))
+		addr = fa.X
+	}
+	return out
+}
+
 // record completes access a of fi, made through addr, and adds it.
 func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *access, addr ssa.Value) {
+	if a.owners == nil {
+		a.owners = fieldOwners(addr)
+	}
 	root := a.root
 	if g, ok := root.(*ssa.Global); ok {
 		if v, ok := g.Object().(*types.Var); ok {

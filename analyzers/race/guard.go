@@ -133,7 +133,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 				continue
 			}
 			c.reportUnguarded(a, other, guard, guarded, funcs)
-		} else {
+		} else if ownerLocked(a, other) {
 			c.reportWrongLock(a, other)
 		}
 	}
@@ -533,7 +533,7 @@ func (c *checker) checkDisjointLocks(accs []*access) {
 		}
 		var others []*access
 		for _, o := range accs {
-			if o.fn != w.fn && !c.sameGoroutines(w.fn, o.fn) {
+			if o.fn != w.fn && !c.sameGoroutines(w.fn, o.fn) && ownerLocked(w, o) {
 				others = append(others, o)
 			}
 		}
@@ -542,6 +542,30 @@ func (c *checker) checkDisjointLocks(accs []*access) {
 			return
 		}
 	}
+}
+
+// ownerLocked reports whether a or b holds a lock of an object that
+// holds the field they access (see access.owners): a mutex of the
+// field's struct, or of a struct holding it by value. A field read and
+// written under the locks of other objects only (a queue's lock, a
+// table's) is taken to be owned by each of them in turn, or to live in
+// different objects of one type: nothing shows one object reached under
+// both. Accesses whose owners are not known count as locked by them.
+func ownerLocked(a, b *access) bool {
+	if len(a.owners) == 0 || len(b.owners) == 0 {
+		return true
+	}
+	owners := slices.Concat(a.owners, b.owners)
+	for _, h := range []heldSet{a.held, b.held} {
+		for _, l := range h {
+			for _, o := range owners {
+				if strings.HasPrefix(l.Class, "("+o+")") || strings.HasPrefix(l.Class, "(*"+o+")") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // heldForReal reports whether h holds a lock the function takes itself,
