@@ -197,6 +197,8 @@ func (c *checker) checkFunc(fn *ssa.Function, t *lockset.Trace) {
 	c.addEdges(fn, t)
 	for _, a := range t.Acquisitions {
 		if a.Try || a.Unshared {
+			// (a mutex nothing else reaches yet is no other lock held
+			// again, nor another instance of a class held)
 			continue
 		}
 		for _, h := range a.Held {

@@ -1547,7 +1547,7 @@ func (e *engine) op(st *state, op Op, instr ssa.Instruction, pos token.Pos, obs 
 // instr: every other use of it comes after instr.
 func unshared(mu ssa.Value, instr ssa.Instruction) bool {
 	alloc, ok := mu.(*ssa.Alloc)
-	if !ok || alloc.Block() != instr.Block() || !after(alloc, instr) {
+	if !ok || alloc.Block() != instr.Block() || !After(alloc, instr) {
 		return false
 	}
 	for _, r := range *alloc.Referrers() {
@@ -1557,30 +1557,11 @@ func unshared(mu ssa.Value, instr ssa.Instruction) bool {
 		if _, ok := r.(*ssa.DebugRef); ok {
 			continue
 		}
-		if !after(instr, r) {
+		if !After(instr, r) {
 			return false
 		}
 	}
 	return true
-}
-
-// after reports whether instruction b runs only after a, in one call of
-// their function: a's block dominates b's, and within one block a comes
-// first.
-func after(a, b ssa.Instruction) bool {
-	ab, bb := a.Block(), b.Block()
-	if ab != bb {
-		return ab.Dominates(bb)
-	}
-	for _, i := range ab.Instrs {
-		switch i {
-		case a:
-			return true
-		case b:
-			return false
-		}
-	}
-	return false
 }
 
 func (e *engine) lockOf(r Ref, mode Mode, pos token.Pos) Lock {
