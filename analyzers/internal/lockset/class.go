@@ -487,7 +487,11 @@ func (c *Classifier) stored(addr ssa.Value, depth int, resolve func(ssa.Value, i
 	}
 	var found Ref
 	rel, relOK := "", true
-	for i, st := range c.stores[p.Class] {
+	resolved := 0
+	for _, st := range c.stores[p.Class] {
+		if k, ok := st.Val.(*ssa.Const); ok && k.IsNil() {
+			continue // a reset (r.cond = nil) holds no lock
+		}
 		r, ok := resolve(st.Val, depth+1)
 		if !ok || (found.Class != "" && (found.Class != r.Class || found.Read != r.Read)) {
 			return Ref{}, false
@@ -506,7 +510,8 @@ func (c *Classifier) stored(addr ssa.Value, depth int, resolve func(ssa.Value, i
 			// value (e.cond = sync.NewCond(e.mu.RLocker())).
 			here = relativeTo(st.Addr, r.Value)
 		}
-		if here == "" || (i > 0 && rel != here) {
+		resolved++
+		if here == "" || (resolved > 1 && rel != here) {
 			relOK = false
 			continue
 		}
