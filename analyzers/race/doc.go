@@ -67,7 +67,13 @@
 //     a field read under a stream's lock and written under an
 //     association's, neither of them the chunk's, is taken for chunks
 //     each owns in turn, or for different chunks of one type, and is not
-//     reported.
+//     reported. The object must hold the field as both accesses see it:
+//     a memStore's lock over ms.state.Msgs says nothing of a helper
+//     reading the Msgs of a StreamState it was handed.
+//   - Fields apart. Two accesses that reach a field inside structs held
+//     by value in fields of different types (ms.state.Msgs of a
+//     memStore, fs.state.Msgs of a fileStore) touch different memory
+//     and are never paired, by any check.
 //     A struct-typed field copied or assigned whole (sum = fs.Counts)
 //     counts as an access to each field of the struct the package can
 //     select (fs.Counts.Success++ races with it); one finding is reported

@@ -69,7 +69,7 @@ func instParam(inst string) (int, string, bool) {
 func conflictingWrite(a *access, others []*access) *access {
 	var best *access
 	for _, o := range others {
-		if o == a || !a.write && !o.write || a.atomic && o.atomic {
+		if o == a || !a.write && !o.write || a.atomic && o.atomic || apart(a, o) {
 			continue
 		}
 		if best == nil || best.fn == a.fn && o.fn != a.fn {

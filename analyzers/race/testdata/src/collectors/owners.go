@@ -45,3 +45,72 @@ func (a *association) Run() {
 		go s.read()
 	}
 }
+
+// A memory store and a file store each keep a streamState of their own,
+// by value, under their own lock; the file store checks its state
+// against a copy with a helper it calls under its lock. Different memory
+// however alike the field: silent.
+type streamState struct {
+	msgs  int
+	first int
+}
+
+type memStore struct {
+	mu    sync.Mutex
+	state streamState
+}
+
+type fileStore struct {
+	mu    sync.RWMutex
+	state streamState
+}
+
+func (ms *memStore) store() {
+	ms.mu.Lock()
+	ms.state.msgs++
+	ms.state.first = 1
+	ms.mu.Unlock()
+}
+
+func (fs *fileStore) check(tracked streamState) bool {
+	fs.mu.RLock()
+	defer fs.mu.RUnlock()
+	return statesEqual(&fs.state, &tracked)
+}
+
+func statesEqual(a, b *streamState) bool {
+	return a.msgs == b.msgs && a.first == b.first
+}
+
+// Run stores in the memory store and checks the file store at once.
+func Run(ms *memStore, fs *fileStore) {
+	go ms.store()
+	go fs.check(streamState{})
+}
+
+// A journal's state is read under the journal's lock by its snapshot,
+// and written under another lock by its compactor: the same struct in
+// the same journal, reported.
+type journal struct {
+	mu      sync.Mutex
+	compact sync.Mutex
+	state   streamState
+}
+
+func (j *journal) snapshot() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state.first // want `possible data race: \(\*collectors.journal\).snapshot reads \(collectors.streamState\).first holding \(collectors.journal\).mu, but \(\*collectors.journal\).shrink writes it holding \(collectors.journal\).compact; the locksets do not intersect`
+}
+
+func (j *journal) shrink() {
+	j.compact.Lock()
+	j.state.first++ // want `possible data race: \(collectors.streamState\).first is written by goroutine \(\*collectors.journal\).shrink and read by goroutine \(\*collectors.journal\).snapshot`
+	j.compact.Unlock()
+}
+
+// Maintain shrinks the journal while snapshots are taken.
+func Maintain(j *journal) {
+	go j.shrink()
+	go j.snapshot()
+}
