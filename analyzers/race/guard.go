@@ -221,11 +221,17 @@ func conflicting(a *access, others []*access) *access {
 }
 
 // apart reports whether a and b reach the field inside structs held by
-// value in fields of different types (ms.state.Msgs of a memStore and
-// fs.state.Msgs of a fileStore, both StreamState): different memory,
-// whichever values of those types they are.
+// value in fields of different types, at some depth both see (ms.state.Msgs
+// of a memStore and fs.state.Msgs of a fileStore, both StreamState;
+// cs.o.state.Delivered.Stream of two consumer stores, both ConsumerState):
+// different memory, whichever values of those types they are.
 func apart(a, b *access) bool {
-	return len(a.owners) > 1 && len(b.owners) > 1 && a.owners[1] != b.owners[1]
+	for i := 1; i < min(len(a.owners), len(b.owners)); i++ {
+		if a.owners[i] != b.owners[i] {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) reportUnguarded(a, other *access, guard string, guarded, funcs int) {

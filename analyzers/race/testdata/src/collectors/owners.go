@@ -114,3 +114,52 @@ func Maintain(j *journal) {
 	go j.shrink()
 	go j.snapshot()
 }
+
+// A file consumer and a memory consumer each keep a consumerState by
+// value; the file one's flush loop reads its own delivered sequence
+// while the memory one updates its own: apart two fields deep, silent.
+type seqPair struct{ stream int }
+
+type consumerState struct{ delivered seqPair }
+
+type fileConsumer struct {
+	mu    sync.Mutex
+	state consumerState
+}
+
+type memConsumer struct {
+	mu    sync.Mutex
+	state consumerState
+}
+
+func (fc *fileConsumer) flushLoop(out chan<- int) {
+	for {
+		out <- fc.state.delivered.stream
+	}
+}
+
+func (mc *memConsumer) update(seq int) {
+	mc.mu.Lock()
+	mc.state.delivered.stream = seq
+	mc.mu.Unlock()
+}
+
+func (mc *memConsumer) get() int {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	return mc.state.delivered.stream
+}
+
+func (mc *memConsumer) reset() {
+	mc.mu.Lock()
+	mc.state.delivered.stream = 0
+	mc.mu.Unlock()
+}
+
+// Consume runs both consumers' goroutines.
+func Consume(fc *fileConsumer, mc *memConsumer, out chan<- int) {
+	go fc.flushLoop(out)
+	go mc.update(1)
+	go mc.reset()
+	out <- mc.get()
+}
