@@ -59,7 +59,7 @@ type access struct {
 
 	pos   token.Pos     // start of the access expression, or of the call reaching it
 	fn    *ssa.Function // function containing pos
-	chain []string      // calls from the analysed function down to the access
+	chain *callChain    // calls from the analysed function down to the access
 	// goroutine names the function that a go statement in a callee
 	// started, for an access of a goroutine that outlives the call that
 	// started it (summary.background).

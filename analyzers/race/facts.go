@@ -151,8 +151,8 @@ func (c *checker) exportFacts() {
 				continue // the package's own state, or not reachable by callers
 			}
 			fa.ObjKey, fa.ObjName = intern(a.obj.key), intern(a.obj.name)
-			fa.Chain = make([]int, 0, 1+len(a.chain))
-			for _, name := range append([]string{c.name(fn)}, a.chain...) {
+			fa.Chain = make([]int, 0, 1+a.chain.len())
+			for _, name := range a.chain.push(c.name(fn)).names() {
 				fa.Chain = append(fa.Chain, intern(name))
 			}
 			for _, k := range a.publishes() {
@@ -223,7 +223,7 @@ func (c *checker) bindFact(f *accessFact, e *factAccess, fn *ssa.Function, cs ca
 		held:   makeHeldSet(e.Held).union(held),
 		pos:    c.exprStart(cs.instr.Pos()),
 		fn:     fn,
-		chain:  chain,
+		chain:  chainOf(chain),
 		instr:  cs.instr,
 	}
 	if len(chain) > 0 || len(e.Publishes) > 0 || len(e.Acquires) > 0 {

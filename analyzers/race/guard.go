@@ -306,7 +306,7 @@ func takenIn(h heldSet, guard string) bool {
 // another. Such an access is neither a write under the read lock nor
 // evidence of what the guard protects.
 func (c *checker) ownReadLock(a *access, guard string) bool {
-	if a.instr == nil || len(a.chain) > 0 {
+	if a.instr == nil || a.chain.len() > 0 {
 		return true
 	}
 	p, isParam := a.root.(*ssa.Parameter)

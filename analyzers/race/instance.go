@@ -17,7 +17,7 @@ import (
 // instance is not (Clang's "requires holding mutex 'o.mu'").
 func (c *checker) otherInstance(a *access, guard string) (held, want string, ok bool) {
 	p, isParam := a.root.(*ssa.Parameter)
-	if !isParam || a.instr == nil || len(a.chain) > 0 || a.ext() != "" || p.Parent() != a.fn {
+	if !isParam || a.instr == nil || a.chain.len() > 0 || a.ext() != "" || p.Parent() != a.fn {
 		return "", "", false
 	}
 	owner, _, found := strings.Cut(a.obj.name, ").")

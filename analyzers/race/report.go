@@ -24,7 +24,7 @@ func siteOf(a *access, role, goroutine string) warning.Site {
 		Object:    a.obj.name,
 		Held:      a.held.classes(),
 		Func:      funcName(a.fn),
-		Chain:     a.chain,
+		Chain:     a.chain.names(),
 		Goroutine: goroutine,
 	}
 	if a.write {

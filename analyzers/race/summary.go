@@ -659,7 +659,7 @@ func (c *checker) passedAccesses(fn *ssa.Function, cs callSite, callee *ssa.Func
 	for _, e := range s.accesses {
 		a := *e
 		a.held = e.held.union(held)
-		a.chain = append([]string{c.name(callee), c.name(g)}, e.chain...)
+		a.chain = e.chain.push(c.name(g)).push(c.name(callee))
 		a.preEscape = false
 		if e.global != "" {
 			b := a
@@ -690,7 +690,7 @@ func (c *checker) isLocal(callee *ssa.Function) bool {
 func (c *checker) bind(e *access, fn *ssa.Function, cs callSite, callee *ssa.Function, held heldSet) *access {
 	a := *e
 	a.held = e.held.union(held)
-	a.chain = append([]string{c.name(callee)}, e.chain...)
+	a.chain = e.chain.push(c.name(callee))
 	a.preEscape = false
 	a.inner = e.via
 	a.via = cs.instr
