@@ -121,14 +121,21 @@ func (c *checker) inGoroutine(fn *ssa.Function) bool {
 	return len(c.goReach().from[fn]) > 0
 }
 
+// onlyInGoroutines reports whether fn runs in goroutines the package
+// starts, and nowhere else.
+func (c *checker) onlyInGoroutines(fn *ssa.Function) bool {
+	r := c.goReach()
+	return !r.sync[fn] && len(r.from[fn]) > 0
+}
+
 // sameGoroutines reports whether g runs only inside goroutines that
 // also run f: never called outside a goroutine, and started by nothing
 // that does not reach f.
 func (c *checker) sameGoroutines(f, g *ssa.Function) bool {
-	r := c.goReach()
-	if r.sync[g] || len(r.from[g]) == 0 {
+	if !c.onlyInGoroutines(g) {
 		return false
 	}
+	r := c.goReach()
 	for s := range r.from[g] {
 		if !r.from[f][s] {
 			return false

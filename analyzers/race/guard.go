@@ -420,8 +420,8 @@ func (c *checker) offLoop(a *access, others []*access) []*access {
 // wg.Wait() returns). Two calls of the function at once, each waiting
 // for its own goroutines only, are not considered.
 func (c *checker) notJoinedBefore(a *access, others []*access) []*access {
-	if a.instr == nil || a.instr.Parent() != a.fn {
-		return others
+	if a.instr == nil || a.instr.Parent() != a.fn || !slices.ContainsFunc(others, func(o *access) bool { return c.onlyInGoroutines(o.fn) }) {
+		return others // (no scan of a's function for waits that could join none)
 	}
 	waited := c.waitGroupsWaited(a.fn, a.instr)
 	if len(waited) == 0 {
@@ -472,11 +472,10 @@ func (c *checker) waitGroupVar(v ssa.Value) *ssa.Alloc {
 // joinedBy reports whether fn runs only in goroutines that defer, first
 // thing, the Done of one of the WaitGroup variables waited.
 func (c *checker) joinedBy(fn *ssa.Function, waited map[*ssa.Alloc]bool) bool {
-	r := c.goReach()
-	if r.sync[fn] || len(r.from[fn]) == 0 {
+	if !c.onlyInGoroutines(fn) {
 		return false
 	}
-	for s := range r.from[fn] {
+	for s := range c.goReach().from[fn] {
 		if len(s.Blocks) == 0 || !slices.ContainsFunc(s.Blocks[0].Instrs, func(x ssa.Instruction) bool {
 			d, ok := x.(*ssa.Defer)
 			return ok && isSyncMethod(&d.Call, "WaitGroup", "Done") && len(d.Call.Args) == 1 && waited[c.waitGroupVar(d.Call.Args[0])]
