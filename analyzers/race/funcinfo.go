@@ -126,12 +126,16 @@ func (c *checker) addAccessOf(fi *funcInfo, esc *escapes, instr ssa.Instruction,
 	c.record(fi, esc, instr, a, addr)
 	if _, isField := addr.(*ssa.FieldAddr); isField && !atomic {
 		t := derefType(addr.Type())
+		var owners []string // the whole field's struct, then a's owners
 		for _, sub := range c.subfields(obj, t) {
+			if owners == nil {
+				owners = append([]string{typeName(t)}, a.owners...)
+			}
 			c.record(fi, esc, instr, &access{
 				obj: sub.obj, write: write, held: a.held,
 				root: root, path: path + "." + sub.name,
 				pos: a.pos, fn: fi.fn, instr: instr,
-				owners: append([]string{typeName(t)}, fieldOwners(addr)...),
+				owners: owners,
 			}, addr)
 		}
 	}
