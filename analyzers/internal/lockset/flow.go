@@ -1262,13 +1262,7 @@ func (e *engine) runBlock(b *ssa.BasicBlock, st *state, obs *observer, before fu
 		case *ssa.RunDefers:
 			for k := len(st.defers) - 1; k >= 0; k-- {
 				e.runDropped(st, k+1)
-				d := st.defers[k]
-				e.call(st, &d.Call, d, d.Pos(), obs)
-				if isFuncValueCall(&d.Call) {
-					// defer unlock(): a function value that may
-					// release anything; assume nothing stays held.
-					st.held = nil
-				}
+				e.runDefer(st, st.defers[k], obs)
 			}
 			e.runDropped(st, 0)
 			st.defers, st.dropped = nil, nil
@@ -1289,13 +1283,19 @@ func (e *engine) runDropped(st *state, at int) {
 		if dd.at != at {
 			continue
 		}
-		if isFuncValueCall(&dd.d.Call) {
-			st.held = nil
-			continue
-		}
 		alone := state{held: st.held}
-		e.call(&alone, &dd.d.Call, dd.d, dd.d.Pos(), nil)
+		e.runDefer(&alone, dd.d, nil)
 		st.held = st.held.meet(alone.held)
+	}
+}
+
+// runDefer applies deferred call d to st at a return.
+func (e *engine) runDefer(st *state, d *ssa.Defer, obs *observer) {
+	e.call(st, &d.Call, d, d.Pos(), obs)
+	if isFuncValueCall(&d.Call) {
+		// defer unlock(): a function value that may release anything;
+		// assume nothing stays held.
+		st.held = nil
 	}
 }
 
