@@ -109,7 +109,7 @@ func returnsLocker(fn *ssa.Function) bool {
 // may be a lock helper's (see unreleased), or one in a function exempted
 // from leak checks (see checkLeaks).
 func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported map[string]bool) {
-	if len(t.Joins) == 0 || len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
+	if len(t.Joins) == 0 || len(t.Returns) == 0 || lockset.IsLoopBody(fn) || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
 		return
 	}
 	sum := c.summary(fn)

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a", "b", "silent", "silentcalls", "unusual", "leaks", "indirect", "chanflags")
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a", "b", "silent", "silentcalls", "unusual", "leaks", "indirect", "chanflags", "rangefunc")
 }
 
 // TestSites checks the order and content of the sites the sequence

@@ -266,10 +266,12 @@ func localName(fn *ssa.Function, name string) string {
 // helpers are not reported: functions whose last result is a bool
 // (tryAcquire() bool), functions returning a function (the release
 // callback). Functions deferring calls the analysis cannot resolve are
-// not checked. The locks held on some of the paths merging before a
+// not checked, nor the bodies of range-over-func loops, whose returns
+// go on with the loop or leave it (the enclosing function's returns
+// are checked). The locks held on some of the paths merging before a
 // return are checked by checkJoinLeaks.
 func (c *checker) checkLeaks(fn *ssa.Function, t *lockset.Trace) {
-	if len(t.Returns) == 0 || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
+	if len(t.Returns) == 0 || lockset.IsLoopBody(fn) || lastResultIsBool(fn) || returnsFunc(fn) || c.hasOpaqueDefer(fn) || isLockMethod(fn) {
 		return
 	}
 	sum := c.summary(fn)

@@ -86,6 +86,10 @@ type observer struct {
 	ret       func(Return)
 	paramCall func(param int, held Set)
 	join      func(Join)
+	// bodies is set when the acquisitions of the range-over-func loop
+	// bodies the function runs count as its own (a summary's): a
+	// trace has them in the bodies' own traces.
+	bodies bool
 }
 
 type state struct {
@@ -97,6 +101,11 @@ type state struct {
 	// {...}() }), with the length of the prefix they follow: they run
 	// before its last call.
 	dropped []droppedDefer
+	// resume, after the call of a range-over-func iterator, holds the
+	// locks of each way out of the loop (see runBody).
+	resume *resume
+	// dead is set on an edge no run takes (see resume.along).
+	dead bool
 }
 
 // A droppedDefer is a deferred call that runs on some paths only, after
@@ -160,6 +169,7 @@ type engine struct {
 	fieldFuncs  map[string][]ssa.Value           // see indexFieldFuncs
 	ctorFields  map[*ssa.Function]map[string]int // see constructorFields
 	fieldStores map[fieldOf][]*ssa.Function      // see storedElsewhere
+	exits       map[*ssa.Function][]bodyExit     // see bodyExits
 	backLinks   map[fieldOf]map[backLink]bool    // see backLinked
 
 	// fixed holds the boolean parameters fixed while a specialized
@@ -203,6 +213,7 @@ func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Ob
 		opaque:     map[*ssa.Function]bool{},
 		ctorFields: map[*ssa.Function]map[string]int{},
 		special:    map[specialKey]*Summary{},
+		exits:      map[*ssa.Function][]bodyExit{},
 	}
 	if len(funcs) > 0 {
 		// The package initializer stores package-level variables.
@@ -254,6 +265,7 @@ func (e *engine) reset() {
 	e.entries = map[*ssa.Function]Set{}
 	e.entryBusy = map[*ssa.Function]bool{}
 	e.special = map[specialKey]*Summary{}
+	e.exits = map[*ssa.Function][]bodyExit{}
 }
 
 // buildCallGraph resolves the dynamic calls of funcs (interface method
@@ -742,6 +754,13 @@ func (e *engine) entry(fn *ssa.Function) Set {
 	if s, ok := e.entries[fn]; ok {
 		return s
 	}
+	if IsLoopBody(fn) && !e.entryBusy[fn] {
+		e.entryBusy[fn] = true
+		acc := e.released(fn, e.bodyEntry(fn))
+		delete(e.entryBusy, fn)
+		e.entries[fn] = acc
+		return acc
+	}
 	if !e.eligible(fn) || e.entryBusy[fn] {
 		return e.released(fn, nil)
 	}
@@ -851,6 +870,9 @@ func (e *engine) solve(fn *ssa.Function, entry Set) *flow {
 				continue
 			}
 			out := e.edge(b, si, st)
+			if out.dead {
+				continue
+			}
 			j := succ.Index
 			if f.in[j] == nil {
 				f.in[j] = &out
@@ -898,6 +920,9 @@ func (e *engine) firstIteration(f *flow) *flow {
 				continue // a back edge
 			}
 			out := e.edge(b, si, st)
+			if out.dead {
+				continue
+			}
 			if j := succ.Index; g.in[j] == nil {
 				g.in[j] = &out
 			} else {
@@ -1044,7 +1069,11 @@ func join(a, b state) state {
 			add(len(defers), s.defers[k])
 		}
 	}
-	return state{held: a.held.meet(b.held), defers: defers, dropped: dropped}
+	out := state{held: a.held.meet(b.held), defers: defers, dropped: dropped}
+	if a.resume == b.resume {
+		out.resume = a.resume
+	}
+	return out
 }
 
 // sharedRelease returns, of two deferred calls, the RUnlock when one
@@ -1096,6 +1125,11 @@ func (e *engine) edge(b *ssa.BasicBlock, si int, st state) state {
 	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok {
 		return st
+	}
+	if st.resume != nil {
+		if out, ok := st.resume.along(b, si, st); ok {
+			return out
+		}
 	}
 	cond, want := ifi.Cond, 0
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
@@ -1346,6 +1380,13 @@ func (e *engine) noLockEffect(fn *ssa.Function) bool {
 }
 
 func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, pos token.Pos, obs *observer) {
+	if mc, body := loopBody(common); body != nil {
+		// The iterator runs the loop's body (see runBody).
+		if !pos.IsValid() {
+			pos = body.Pos()
+		}
+		defer e.runBody(st, mc, body, pos, obs)
+	}
 	if op, ok := e.cls.Op(common); ok {
 		e.op(st, op, instr, pos, obs)
 		return
@@ -1648,6 +1689,7 @@ func (e *engine) summarize(f *flow) *Summary {
 	returns, successes := 0, 0
 	var acqs []acquired // for the Unheld of the acquired items
 	obs := &observer{
+		bodies: true,
 		acquire: func(a Acquisition) {
 			if a.Try || a.Wait || a.Unshared {
 				return
@@ -2014,6 +2056,9 @@ func (f *flow) replay(e *engine, obs *observer) {
 				continue
 			}
 			out := e.edge(b, si, st)
+			if out.dead {
+				continue
+			}
 			if extra := out.held.minus(in.held); len(extra) > 0 {
 				obs.join(Join{From: b, To: succ, Held: extra})
 			}
@@ -2683,13 +2728,22 @@ func rootIn(inst string, e *engine, vals []ssa.Value, prefix string) string {
 		return ""
 	}
 	for i, v := range vals {
+		star := ""
+		if a, ok := v.(*ssa.Alloc); ok && prefix == "^" {
+			if val := cellValue(a); val != nil {
+				// A captured variable that only holds its
+				// initial value: the closure names that value
+				// "^i*" (see Classifier.path).
+				v, star = val, "*"
+			}
+		}
 		r, ok := e.cls.path(v, 0)
 		if !ok || r.Inst == "" || !strings.HasPrefix(inst, r.Inst) {
 			continue
 		}
 		rest := inst[len(r.Inst):]
 		if rest == "" || rest[0] == '.' || rest[0] == '*' || rest[0] == '[' {
-			return prefix + strconv.Itoa(i) + rest
+			return prefix + strconv.Itoa(i) + star + rest
 		}
 	}
 	return ""

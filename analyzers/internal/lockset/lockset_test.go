@@ -61,7 +61,7 @@ var probe = &analysis.Analyzer{
 }
 
 func TestLockset(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), probe, "a", "b", "c")
+	analysistest.Run(t, analysistest.TestData(), probe, "a", "b", "c", "rangefunc")
 }
 
 // TestSummaryFacts checks the facts exported for lock helpers.
