@@ -113,6 +113,11 @@ type state struct {
 type droppedDefer struct {
 	at int
 	d  *ssa.Defer
+	// others holds the locks held, where they joined, by every path
+	// that did not register d: a lock d takes back (mu.Unlock(); defer
+	// mu.Lock() on one branch) is held at the return on those paths
+	// too.
+	others Set
 }
 
 // maxDropped bounds the deferred calls a state keeps of paths that
@@ -1050,23 +1055,33 @@ func join(a, b state) state {
 		}
 	}
 	var dropped []droppedDefer
-	add := func(at int, d *ssa.Defer) {
+	add := func(at int, d *ssa.Defer, others Set) {
 		at = min(at, len(defers))
-		for _, dd := range dropped {
+		for i, dd := range dropped {
 			if dd.at == at && dd.d == d {
+				dropped[i].others = dd.others.intersect(others)
 				return
 			}
 		}
 		if len(dropped) < maxDropped {
-			dropped = append(dropped, droppedDefer{at, d})
+			dropped = append(dropped, droppedDefer{at, d, others})
 		}
 	}
-	for _, s := range []state{a, b} {
+	for _, s := range [][2]state{{a, b}, {b, a}} {
+		s, t := s[0], s[1]
 		for _, dd := range s.dropped {
-			add(dd.at, dd.d)
+			others := dd.others
+			if !t.registered(dd.d) {
+				others = others.intersect(t.held)
+			}
+			add(dd.at, dd.d, others)
 		}
 		for k := len(defers); k < len(s.defers); k++ {
-			add(len(defers), s.defers[k])
+			var others Set
+			if !t.registered(s.defers[k]) {
+				others = t.held
+			}
+			add(len(defers), s.defers[k], others)
 		}
 	}
 	out := state{held: a.held.meet(b.held), defers: defers, dropped: dropped}
@@ -1074,6 +1089,12 @@ func join(a, b state) state {
 		out.resume = a.resume
 	}
 	return out
+}
+
+// registered reports whether the paths of st registered d, on every
+// path or on some.
+func (st *state) registered(d *ssa.Defer) bool {
+	return slices.Contains(st.defers, d) || slices.ContainsFunc(st.dropped, func(dd droppedDefer) bool { return dd.d == d })
 }
 
 // sharedRelease returns, of two deferred calls, the RUnlock when one
@@ -1319,7 +1340,12 @@ func (e *engine) runDropped(st *state, at int) {
 		}
 		alone := state{held: st.held}
 		e.runDefer(&alone, dd.d, nil)
+		regained := alone.held.minus(st.held).intersect(dd.others)
 		st.held = st.held.meet(alone.held)
+		for _, l := range regained {
+			// Taken back where d runs, held where it does not.
+			st.held = st.held.add(l)
+		}
 	}
 }
 
