@@ -142,11 +142,12 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 			if !c.unreleased(fn, l) || c.handedOff(fn)[l.Class] || c.away[l.Class] || c.defersRelease(fn, l.Class) {
 				continue
 			}
-			ret, ok := returnWithout(j.To, l.Class, touches)
+			facts := factsOn(j.From, j.To)
+			ret, ok := returnWithout(j.To, facts, l.Class, touches)
 			if !ok {
 				continue
 			}
-			if _, again := reacquired(j.To, l, acquires, releases); again {
+			if _, again := reacquired(j.To, facts, l, acquires, releases); again {
 				continue // a double lock along the path (see checkJoins)
 			}
 			reported[key] = true
@@ -156,10 +157,11 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 }
 
 // returnWithout finds a return reached from block from when no block
-// reached from there releases a lock of the class: a release anywhere
+// reached from there, on the paths the facts of the path holding the
+// lock do not rule out, releases a lock of the class: a release anywhere
 // further on may be the one meant for the path holding it (a lock taken
 // and released under the same condition, a TryLock tested twice).
-func returnWithout(from *ssa.BasicBlock, class string, touches map[ssa.Instruction][]string) (*ssa.Return, bool) {
+func returnWithout(from *ssa.BasicBlock, facts branchFacts, class string, touches map[ssa.Instruction][]string) (*ssa.Return, bool) {
 	seen := map[*ssa.BasicBlock]bool{from: true}
 	work := []*ssa.BasicBlock{from}
 	var ret *ssa.Return
@@ -174,8 +176,8 @@ func returnWithout(from *ssa.BasicBlock, class string, touches map[ssa.Instructi
 				ret = r
 			}
 		}
-		for _, s := range b.Succs {
-			if !seen[s] {
+		for si, s := range b.Succs {
+			if !seen[s] && !facts.excludes(b, si) {
 				seen[s] = true
 				work = append(work, s)
 			}

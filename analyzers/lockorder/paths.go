@@ -40,7 +40,7 @@ func (c *checker) checkJoins(fn *ssa.Function, t *lockset.Trace) {
 			if l.Inherited || l.Inst == "" || !l.Pos.IsValid() {
 				continue
 			}
-			a, ok := reacquired(j.To, l, acquires, releases)
+			a, ok := reacquired(j.To, factsOn(j.From, j.To), l, acquires, releases)
 			if !ok || reported[a.Pos] || flagGuarded(j.To, a.Instr.Block()) {
 				continue
 			}
@@ -65,9 +65,10 @@ func relocks(a lockset.Acquisition) bool {
 	return false
 }
 
-// reacquired finds, on a path from block from, an acquisition of the
-// instance of l that no release of its class precedes.
-func reacquired(from *ssa.BasicBlock, l lockset.Lock, acquires map[ssa.Instruction][]lockset.Acquisition, releases map[ssa.Instruction][]lockset.Item) (lockset.Acquisition, bool) {
+// reacquired finds, on a path from block from that the facts of the
+// path holding l do not rule out, an acquisition of the instance of l
+// that no release of its class precedes.
+func reacquired(from *ssa.BasicBlock, facts branchFacts, l lockset.Lock, acquires map[ssa.Instruction][]lockset.Acquisition, releases map[ssa.Instruction][]lockset.Item) (lockset.Acquisition, bool) {
 	seen := map[*ssa.BasicBlock]bool{from: true}
 	work := []*ssa.BasicBlock{from}
 	for len(work) > 0 {
@@ -91,8 +92,8 @@ func reacquired(from *ssa.BasicBlock, l lockset.Lock, acquires map[ssa.Instructi
 		if released {
 			continue
 		}
-		for _, s := range b.Succs {
-			if !seen[s] {
+		for si, s := range b.Succs {
+			if !seen[s] && !facts.excludes(b, si) {
 				seen[s] = true
 				work = append(work, s)
 			}

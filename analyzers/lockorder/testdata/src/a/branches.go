@@ -1,0 +1,62 @@
+package a
+
+import "sync"
+
+// A lock taken and released under one condition that does not change
+// while the function runs (nats-server's applyStreamEntries, isRecovering):
+// every path that holds it after the first test releases it at the
+// second. Silent.
+
+type Stream struct {
+	mu      sync.RWMutex
+	applied int
+}
+
+func (s *Stream) Apply(entries []int) {
+	batched := len(entries) > 1
+	for _, e := range entries {
+		if batched {
+			s.mu.Lock()
+		}
+		s.applied += e
+		if batched {
+			s.mu.Unlock()
+		}
+		s.check()
+	}
+}
+
+func (s *Stream) check() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_ = s.applied
+}
+
+// The same with the release under another condition: the path that
+// locks under the first and skips the release under the second locks
+// again.
+
+type Journal struct {
+	mu      sync.RWMutex
+	applied int
+}
+
+func (j *Journal) Apply(entries []int) {
+	batched := len(entries) > 1
+	for _, e := range entries {
+		if batched {
+			j.mu.Lock() // want `double lock: \(\*a.Journal\).Apply read-locks j.mu via \(\*a.Journal\).check again while the path through line \d+ still holds it`
+		}
+		j.applied += e
+		if e > 0 {
+			j.mu.Unlock()
+		}
+		j.check()
+	}
+}
+
+func (j *Journal) check() {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	_ = j.applied
+}
