@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // qualifier writes package-level names with the package name only, the
@@ -22,7 +24,8 @@ func (c *checker) name(fn *ssa.Function) string {
 }
 
 // funcName names fn in reviewer words: "pkg.F", "(*pkg.T).M", and for a
-// function literal its enclosing function plus the SSA suffix, "pkg.F$1".
+// function literal its enclosing function plus the SSA suffix, "pkg.F$1";
+// the body of a range-over-func loop has its function's name.
 func funcName(fn *ssa.Function) string {
 	if fn == nil {
 		return ""
@@ -31,6 +34,11 @@ func funcName(fn *ssa.Function) string {
 		fn = o
 	}
 	if p := fn.Parent(); p != nil {
+		if lockset.IsLoopBody(fn) {
+			// The body of a range-over-func loop is its
+			// function's own code.
+			return funcName(p)
+		}
 		suffix := fn.Name()
 		if strings.HasPrefix(suffix, p.Name()) {
 			suffix = suffix[len(p.Name()):]

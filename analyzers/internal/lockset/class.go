@@ -622,12 +622,17 @@ func mayHoldLocker(t types.Type) bool {
 
 // FuncName returns the name of fn as a reviewer reads it:
 // "bank.Transfer", "(*bank.Account).Deposit", "bank.Transfer$1" for a
-// closure.
+// closure; the body of a range-over-func loop has its function's name.
 func FuncName(fn *ssa.Function) string {
 	if fn == nil {
 		return "?"
 	}
 	if p := fn.Parent(); p != nil {
+		if IsLoopBody(fn) {
+			// The body of a range-over-func loop is its
+			// function's own code.
+			return FuncName(p)
+		}
 		return FuncName(p) + strings.TrimPrefix(fn.Name(), p.Name())
 	}
 	qual := func(p *types.Package) string { return p.Name() }

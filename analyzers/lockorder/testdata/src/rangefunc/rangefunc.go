@@ -49,7 +49,7 @@ func (s *Sublist) Remove(subj string) error {
 // Count locks in the body again. The lock taken before the loop is held
 // there.
 func (s *Sublist) Count(subj string) int {
-	s.mu.Lock() // want `double lock: \(\*rangefunc.Sublist\).Count\$1 locks s.mu while already holding it`
+	s.mu.Lock() // want `double lock: \(\*rangefunc.Sublist\).Count locks s.mu while already holding it`
 	defer s.mu.Unlock()
 	n := 0
 	for t := range strings.SplitSeq(subj, ".") {
@@ -119,7 +119,7 @@ func (t *Table) Merge(subs map[string]*Sublist) {
 }
 
 func (s *Sublist) Export(t *Table) {
-	s.mu.Lock() // want `lock-order cycle: \(\*rangefunc.Sublist\).Export acquires \(rangefunc.Table\).mu while holding \(rangefunc.Sublist\).mu, but \(\*rangefunc.Table\).Merge\$1 acquires`
+	s.mu.Lock() // want `lock-order cycle: \(\*rangefunc.Sublist\).Export acquires \(rangefunc.Table\).mu while holding \(rangefunc.Sublist\).mu, but \(\*rangefunc.Table\).Merge acquires`
 	defer s.mu.Unlock()
 	t.mu.Lock()
 	for k, n := range s.subs {
