@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // branchFacts are the outcomes of the conditions tested on every path
@@ -43,12 +45,28 @@ func factsOn(from, to *ssa.BasicBlock) branchFacts {
 // add records that cond has the outcome, when it holds one value for
 // the whole run of the function.
 func (f branchFacts) add(cond ssa.Value, outcome bool) {
-	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-		cond, outcome = u.X, !outcome
-	}
+	cond, outcome = tested(cond, outcome)
 	if _, known := f[cond]; !known && steady(cond) {
 		f[cond] = outcome
 	}
+}
+
+// tested returns the value a branch on cond tests, and the outcome of
+// that value for the branch's outcome: x for !x, the one value a
+// captured variable holds for a load of it (a parameter a function
+// literal captures is loaded anew at each test).
+func tested(cond ssa.Value, outcome bool) (ssa.Value, bool) {
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cond, outcome = u.X, !outcome
+	}
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if a, ok := u.X.(*ssa.Alloc); ok {
+			if v := lockset.CellValue(a); v != nil {
+				cond = v
+			}
+		}
+	}
+	return cond, outcome
 }
 
 // steady reports whether v holds one value for the whole run of its
@@ -93,10 +111,7 @@ func (f branchFacts) excludes(b *ssa.BasicBlock, si int) bool {
 	if !ok {
 		return false
 	}
-	cond, outcome := ifi.Cond, si == 0
-	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-		cond, outcome = u.X, !outcome
-	}
+	cond, outcome := tested(ifi.Cond, si == 0)
 	want, ok := f[cond]
 	return ok && want != outcome
 }

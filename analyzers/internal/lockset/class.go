@@ -205,7 +205,7 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 			return Ref{}, false
 		}
 		if a, ok := v.X.(*ssa.Alloc); ok {
-			if val := cellValue(a); val != nil {
+			if val := CellValue(a); val != nil {
 				// A captured variable that only ever holds
 				// its initial value (a parameter closures
 				// capture): the load is that value.
@@ -217,7 +217,7 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 			// like that value, as an instance of the free
 			// variable.
 			if a, ok := c.binding(fv).(*ssa.Alloc); ok {
-				if val := cellValue(a); val != nil {
+				if val := CellValue(a); val != nil {
 					r, ok := c.path(val, depth+1)
 					if !ok {
 						return Ref{}, false
@@ -850,11 +850,11 @@ func (c *Classifier) fieldClosureBindings(common *ssa.CallCommon, fn *ssa.Functi
 	return out
 }
 
-// cellValue returns the value the variable a, captured by closures,
-// always holds: the one value stored into it, when nothing else stores
+// CellValue returns the value the variable a, captured by closures,
+// always holds (a parameter a function literal captures): the one value stored into it, when nothing else stores
 // into it (no closure capturing it assigns it) and its address is only
 // loaded or captured. It returns nil otherwise.
-func cellValue(a *ssa.Alloc) ssa.Value {
+func CellValue(a *ssa.Alloc) ssa.Value {
 	if !a.Heap {
 		return nil
 	}

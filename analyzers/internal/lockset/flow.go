@@ -340,7 +340,7 @@ func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) 
 	}
 	bound := e.cls.binding(fv)
 	if cell, ok := bound.(*ssa.Alloc); ok {
-		bound = cellValue(cell)
+		bound = CellValue(cell)
 	}
 	read, ok := bound.(*ssa.UnOp)
 	if !ok || read.Op != token.MUL {
@@ -2292,7 +2292,7 @@ func (e *engine) mapInst(inst string, as, binds []ssa.Value) string {
 		return ""
 	}
 	if a, ok := vals[i].(*ssa.Alloc); ok && strings.HasPrefix(inst[n:], "*") {
-		if v := cellValue(a); v != nil {
+		if v := CellValue(a); v != nil {
 			// A captured variable that only holds its initial
 			// value: "^0*.mu" is that value's ".mu".
 			vals = []ssa.Value{pointee{v}}
@@ -2756,7 +2756,7 @@ func rootIn(inst string, e *engine, vals []ssa.Value, prefix string) string {
 	for i, v := range vals {
 		star := ""
 		if a, ok := v.(*ssa.Alloc); ok && prefix == "^" {
-			if val := cellValue(a); val != nil {
+			if val := CellValue(a); val != nil {
 				// A captured variable that only holds its
 				// initial value: the closure names that value
 				// "^i*" (see Classifier.path).

@@ -60,3 +60,47 @@ func (j *Journal) check() {
 	defer j.mu.RUnlock()
 	_ = j.applied
 }
+
+// The same with the condition a parameter that a function literal
+// captures (loaded anew at each test), and the next acquisition on
+// another branch of the loop's next iteration. Silent.
+
+type Follower struct {
+	mu      sync.RWMutex
+	applied int
+	bad     int
+}
+
+func (f *Follower) apply(entries []int, recovering bool) {
+	onBad := func() {
+		if recovering {
+			f.mu.Lock()
+			f.bad++
+			f.mu.Unlock()
+		}
+	}
+	for _, e := range entries {
+		if e > 0 {
+			if recovering {
+				f.mu.Lock()
+			}
+			f.applied += e
+			if recovering {
+				f.mu.Unlock()
+			}
+			continue
+		}
+		f.check()
+		onBad()
+	}
+}
+
+func (f *Follower) check() {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	_ = f.applied
+}
+
+func (f *Follower) Apply(entries []int) { f.apply(entries, false) }
+
+func (f *Follower) Recover(entries []int) { f.apply(entries, true) }
