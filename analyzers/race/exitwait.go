@@ -205,11 +205,12 @@ func (c *checker) startedFuncs(g *goroutine) []*ssa.Function {
 	if len(g.entries) > 0 {
 		return g.entries
 	}
-	var out []*ssa.Function
-	for _, fn := range c.callIndex().started {
-		if c.name(fn) == g.name {
-			out = append(out, fn)
+	x := c.callIndex()
+	if x.startedNamed == nil {
+		x.startedNamed = map[string][]*ssa.Function{}
+		for _, fn := range x.started {
+			x.startedNamed[c.name(fn)] = append(x.startedNamed[c.name(fn)], fn)
 		}
 	}
-	return out
+	return x.startedNamed[g.name]
 }

@@ -158,6 +158,9 @@ type callIndex struct {
 	// it; started lists those functions in source order.
 	starts  map[*ssa.Function][]*ssa.Go
 	started []*ssa.Function
+	// startedNamed lists the started functions by name (see
+	// startedFuncs), built on first use.
+	startedNamed map[string][]*ssa.Function
 	// startedIn marks, per function, the functions its go statements
 	// start.
 	startedIn map[*ssa.Function]map[*ssa.Function]bool
