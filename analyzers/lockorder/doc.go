@@ -307,7 +307,14 @@
 // (c.remove(k, true) under c.mu; c.remove(k, false) under it is a double
 // lock), nor is a lock held on some paths into a merge and
 // released (on some path) after it, whose other paths would unlock an
-// unlocked mutex (Clang reports that join too). Channels are
+// unlocked mutex (Clang reports that join too). The paths searched from
+// such a merge (for the re-acquisition, for the return) follow only the
+// branches that the conditions tested on the way to it allow, for
+// conditions that hold one value for the whole call (a parameter, also
+// one a function literal captures, or a value computed outside every
+// loop): if batched { mu.Lock() } ... if batched { mu.Unlock() }
+// releases on every path that locked. Other correlations (two
+// conditions computed alike, a field tested twice) are not followed. Channels are
 // named by the field or package-level variable holding them; local
 // channels, channels made with a buffer (or with a size not known),
 // sends on channels whose making is not seen, and operations in a select

@@ -205,6 +205,26 @@
 // held. A function started by a go statement is used as a value: it
 // starts with nothing held. Locks from the entry lockset are Inherited.
 //
+// The body of a range-over-func loop (for k := range seq), which go/ssa
+// builds as a synthetic yield function passed to the iterator, is its
+// enclosing function's own code, whatever the iterator: it starts with
+// the locks held where the iterator is called that every run of the
+// body keeps (not Inherited: locking one again in the body is a double
+// lock), and each way out of it (the end of the body or continue, and
+// each break, return or goto, told apart by the number the body stores
+// into the loop's jump variable) brings the locks it releases and
+// acquires to where the enclosing function resumes, at its test of that
+// number. A return from inside the body after an Unlock leaves the
+// function without the lock; the loop's other ways out keep it. The
+// body has its function's name (FuncName).
+//
+// A deferred call registered on some paths only runs at the return on
+// a copy of the locks held there (see Must-held locksets): what it
+// releases is not held on every path. A lock it takes back (mu.Unlock();
+// defer mu.Lock() on one branch of a function called with mu held) is
+// held at the return when the paths that did not register it held the
+// lock where they joined.
+//
 // # API
 //
 // Require Analyzer and read its *Result:
