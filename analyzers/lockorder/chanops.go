@@ -39,11 +39,29 @@ const (
 	dirClose
 )
 
-// chanOps returns the channel operations of funcs, by channel class, and
-// the classes of channels made with a buffer (or of unknown size).
-func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[string]bool) {
-	ops := map[string][]chanOp{}
-	buffered := map[string]bool{}
+// chanOps returns the channel operations of funcs, by channel class, the
+// classes of channels made with a buffer (or of unknown size), and those
+// whose making it saw.
+func (c *checker) chanOps(funcs []*ssa.Function) (ops map[string][]chanOp, buffered, made map[string]bool) {
+	ops = map[string][]chanOp{}
+	buffered = map[string]bool{}
+	made = map[string]bool{}
+	// class names the channel of an operation: a field or package-level
+	// variable, or a local variable (whose making is seen).
+	class := func(fn *ssa.Function, ch ssa.Value) (string, string, bool) {
+		if class, name, ok := c.chanClass(fn, ch, false); ok {
+			return class, name, true
+		}
+		class, name, mk, ok := c.localChanClass(ch)
+		if !ok {
+			return "", "", false
+		}
+		made[class] = true
+		if !unbuffered(mk) {
+			buffered[class] = true
+		}
+		return class, name, true
+	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -65,7 +83,7 @@ func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[strin
 					ch, dir = instr.Call.Args[0], dirClose
 				case *ssa.Defer:
 					if bi, ok := instr.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && len(instr.Call.Args) == 1 {
-						if class, name, ok := c.chanClass(fn, instr.Call.Args[0], false); ok {
+						if class, name, ok := class(fn, instr.Call.Args[0]); ok {
 							ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: pos, class: class, name: name, dir: dirClose, held: c.ls.HeldBefore(instr), deferred: true})
 						}
 					}
@@ -76,22 +94,25 @@ func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[strin
 						if st.Dir == types.SendOnly {
 							d = dirSend
 						}
-						if class, name, ok := c.chanClass(fn, st.Chan, false); ok {
+						if class, name, ok := class(fn, st.Chan); ok {
 							ops[class] = append(ops[class], chanOp{fn: fn, instr: instr, pos: st.Pos, class: class, name: name, dir: d, held: c.ls.HeldBefore(instr), sel: true})
 						}
 					}
 					continue
 				case *ssa.Store:
 					if mk, ok := instr.Val.(*ssa.MakeChan); ok {
-						if class, _, ok := c.chanClass(fn, instr.Addr, true); ok && !unbuffered(mk) {
-							buffered[class] = true
+						if class, _, ok := c.chanClass(fn, instr.Addr, true); ok {
+							made[class] = true
+							if !unbuffered(mk) {
+								buffered[class] = true
+							}
 						}
 					}
 					continue
 				default:
 					continue
 				}
-				class, name, ok := c.chanClass(fn, ch, false)
+				class, name, ok := class(fn, ch)
 				if !ok {
 					continue
 				}
@@ -99,7 +120,7 @@ func (c *checker) chanOps(funcs []*ssa.Function) (map[string][]chanOp, map[strin
 			}
 		}
 	}
-	return ops, buffered
+	return ops, buffered, made
 }
 
 // chanClass names the channel ch (or, when addr is set, the channel
@@ -147,21 +168,7 @@ func unbuffered(mk *ssa.MakeChan) bool {
 // needs the lock as a plain send would), but a select is not taken for
 // the blocked operation.
 func (c *checker) checkChannels(funcs []*ssa.Function) {
-	ops, buffered := c.chanOps(funcs)
-	made := map[string]bool{}
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if st, ok := instr.(*ssa.Store); ok {
-					if _, ok := st.Val.(*ssa.MakeChan); ok {
-						if class, _, ok := c.chanClass(fn, st.Addr, true); ok {
-							made[class] = true
-						}
-					}
-				}
-			}
-		}
-	}
+	ops, buffered, made := c.chanOps(funcs)
 	for _, class := range sortedKeys(ops) {
 		if buffered[class] {
 			continue
@@ -213,7 +220,7 @@ func (c *checker) lockedPeers(op chanOp, l lockset.Lock, all []chanOp) (lockedPe
 		if !complements(op.dir, p.dir) {
 			continue
 		}
-		lp, needs := c.peerLock(p, l)
+		lp, needs := c.peerLock(p, l, op.fn)
 		if !needs {
 			return lockedPeer{}, false // a peer that can complete op
 		}
@@ -228,7 +235,7 @@ func (c *checker) lockedPeers(op chanOp, l lockset.Lock, all []chanOp) (lockedPe
 // in a mode that excludes l's: held at p, or acquired on every path from
 // p back to p (p in a loop; a peer that does not come back is not
 // counted).
-func (c *checker) peerLock(p chanOp, l lockset.Lock) (lockedPeer, bool) {
+func (c *checker) peerLock(p chanOp, l lockset.Lock, blocked *ssa.Function) (lockedPeer, bool) {
 	excludes := func(m lockset.Mode) bool { return m == lockset.Write || l.Mode == lockset.Write }
 	for _, h := range p.held {
 		if h.Class == l.Class && excludes(h.Mode) {
@@ -261,20 +268,134 @@ func (c *checker) peerLock(p chanOp, l lockset.Lock) (lockedPeer, bool) {
 		// close(donec), or Lock and Unlock first), cannot get past it
 		// while the blocked goroutine holds it. A peer in a loop needs
 		// the lock before its next round on every path (below).
+		if !lockedAfterHandoff(blocked, p.instr, acq) {
+			// The blocked operation is in a function literal the
+			// peer's function hands over only after it took the
+			// lock there: mu.Lock(); publish(callback);
+			// mu.Unlock(); <-done. The callback cannot hold the
+			// lock before the peer has passed its acquisition.
+			return lockedPeer{}, false
+		}
 		return lockedPeer{op: p, lock: a.Lock, pos: a.Pos, once: true}, true
 	}
 	var first *lockset.Acquisition
-	back, avoided := loopsAvoiding(p.instr, func(x ssa.Instruction) bool {
+	stop := func(x ssa.Instruction) bool {
 		a, ok := acq[x]
 		if ok && first == nil {
 			first = &a
 		}
 		return ok
-	})
+	}
+	back, avoided := loopsAvoiding(p.instr, stop)
+	if !back && c.calledInLoops(p.fn) {
+		// The function runs again in its caller's loop (for { s.syncBatch() },
+		// syncBatch receiving, then locking): the way back to p is
+		// through its return.
+		first = nil
+		back, avoided = returnsAvoiding(p.instr, stop)
+	}
 	if !back || avoided || first == nil {
 		return lockedPeer{}, false
 	}
 	return lockedPeer{op: p, lock: first.Lock, pos: first.Pos, after: true}, true
+}
+
+// calledInLoops reports whether fn is only ever called directly, by the
+// package (see lockset.Result.CallSites), and each call is in a loop of
+// its caller: once one call returns, the next comes.
+func (c *checker) calledInLoops(fn *ssa.Function) bool {
+	sites := c.ls.CallSites(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, s := range sites {
+		if !inLoop(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// returnsAvoiding walks the paths from just after instr within its
+// function: back reports whether one reaches a return, avoided whether
+// one does without passing an instruction for which stop is true.
+func returnsAvoiding(instr ssa.Instruction, stop func(ssa.Instruction) bool) (back, avoided bool) {
+	start := instr.Block()
+	idx := slices.Index(start.Instrs, instr)
+	seen := make([]uint8, len(start.Parent().Blocks))
+	var walk func(b *ssa.BasicBlock, from int, stopped bool)
+	walk = func(b *ssa.BasicBlock, from int, stopped bool) {
+		for _, x := range b.Instrs[from:] {
+			if !stopped && stop(x) {
+				stopped = true
+			}
+			if _, ok := x.(*ssa.Return); ok && b != b.Parent().Recover {
+				back = true
+				avoided = avoided || !stopped
+				return
+			}
+		}
+		bit := uint8(1)
+		if stopped {
+			bit = 2
+		}
+		for _, s := range b.Succs {
+			if seen[s.Index]&bit == 0 {
+				seen[s.Index] |= bit
+				walk(s, 0, stopped)
+			}
+		}
+	}
+	walk(start, idx+1, false)
+	return back, avoided
+}
+
+// lockedAfterHandoff reports whether, when fn is a function literal that
+// the function of instr makes, one of the acquisitions of acq before
+// instr can run after the literal is handed over (passed to a call,
+// started, stored): the literal may then hold the lock while the peer
+// waits for it. It reports true for other functions, whose running the
+// peer's function does not order.
+func lockedAfterHandoff(fn *ssa.Function, instr ssa.Instruction, acq map[ssa.Instruction]lockset.Acquisition) bool {
+	peer := instr.Parent()
+	if fn == nil || fn.Parent() != peer {
+		return true
+	}
+	var uses []ssa.Instruction
+	for _, b := range peer.Blocks {
+		for _, x := range b.Instrs {
+			mc, ok := x.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			for _, r := range *mc.Referrers() {
+				if _, ok := r.(*ssa.DebugRef); !ok {
+					uses = append(uses, r)
+				}
+			}
+		}
+	}
+	if len(uses) == 0 {
+		return true
+	}
+	for _, u := range uses {
+		for x := range acq {
+			if x.Parent() == peer && runsAfter(u, x) && runsAfter(x, instr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsAfter reports whether y can run after x in one call of their
+// function.
+func runsAfter(x, y ssa.Instruction) bool {
+	xb, yb := x.Block(), y.Block()
+	if xb == yb && slices.Index(xb.Instrs, x) < slices.Index(xb.Instrs, y) {
+		return true
+	}
+	return reaches(xb, yb)
 }
 
 // acquiredBefore returns an acquisition of acq that can run before instr

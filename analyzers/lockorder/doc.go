@@ -93,10 +93,17 @@
 //     in another function (lock-channel-deadlock): made holding it, or in
 //     a loop that locks it on every path before its next operation (a
 //     range loop receiving that locks in its body: the second send,
-//     holding the lock, waits for the loop, which waits for the lock), or,
-//     for an operation made once, locked on some path on its way to it (a
+//     holding the lock, waits for the loop, which waits for the lock;
+//     also a function that receives, then locks on every path to its
+//     return, called only in loops: for { s.syncBatch() }), or, for an
+//     operation made once, locked on some path on its way to it (a
 //     goroutine that takes the lock for each update and closes donec with
-//     a defer as it returns: Stop, holding the lock, waits on donec).
+//     a defer as it returns: Stop, holding the lock, waits on donec). The
+//     channel is a field or package-level variable, or a local variable
+//     whose every use is seen: made in the function, used there and in
+//     the function literals that capture it, handed to nothing else
+//     (a handler holding mu sends on done while the test locks mu
+//     before it receives from done: istio16224).
 //
 // WRONG:
 //
@@ -315,10 +322,13 @@
 // loop): if batched { mu.Lock() } ... if batched { mu.Unlock() }
 // releases on every path that locked. Other correlations (two
 // conditions computed alike, a field tested twice) are not followed. Channels are
-// named by the field or package-level variable holding them; local
-// channels, channels made with a buffer (or with a size not known),
-// sends on channels whose making is not seen, and operations in a select
-// are not checked for locks held across them (the cases of a select count
+// named by the field or package-level variable holding them, or by the
+// function making a local one; local channels passed to a function,
+// stored or returned, channels in parameters or results of calls,
+// channels made with a buffer (or with a size not known), sends on
+// channels whose making is not seen, locks the callers hold (an
+// operation in a helper called under the lock), and operations in a
+// select are not checked for locks held across them (the cases of a select count
 // as the peers of a blocked operation: a non-blocking send made under the
 // lock, select { case ch <- v: default: }, needs it as a plain send does). Recursion is
 // approximated (inside a recursive cycle, the function being summarized
