@@ -105,6 +105,7 @@ type Classifier struct {
 	chans    map[string]bool                      // classes of the channels used as mutexes (see chanLocks)
 	flags    map[string]constant.Value            // classes of the atomic flags used as try-locks, with their free value (see flagLocks)
 	lockers  sync.Map                             // lockerKey -> bool; see implementsLocker
+	structs  sync.Map                             // *types.Named -> string; see structName
 }
 
 // NewClassifier returns a Classifier for the source functions funcs of one
@@ -296,7 +297,7 @@ func (c *Classifier) field(x ssa.Value, st types.Type, i int, depth int) (Ref, b
 	base, baseOK := c.path(x, depth+1)
 	var r Ref
 	if n := namedOf(st); n != nil && !isSyncType(n) {
-		r.Class = "(" + typeName(n) + ")." + f
+		r.Class = "(" + c.structName(n) + ")." + f
 	} else if baseOK {
 		r.Class = base.Class + "." + f
 		r.Param, r.Suffix = base.Param, base.Suffix+"."+f
@@ -652,6 +653,54 @@ func FuncName(fn *ssa.Function) string {
 		return obj.Pkg().Name() + "." + fn.Name()
 	}
 	return fn.Name()
+}
+
+// structName returns the name the lock classes of the fields of the
+// named type n give it: the name of the type whose declaration declares
+// the struct, for a type defined from another (type ackHandler Stream:
+// (*Stream)(h) converts between them, and h.mu is the stream's mutex).
+func (c *Classifier) structName(n *types.Named) string {
+	if v, ok := c.structs.Load(n); ok {
+		return v.(string)
+	}
+	name := typeName(n)
+	if o := declaringType(n); o != nil {
+		name = typeName(o)
+	}
+	c.structs.Store(n, name)
+	return name
+}
+
+// declaringType returns the package-level type whose declaration
+// declares the struct type underlying n (n itself, or the type n was
+// defined from): of the types of n's package with that very struct
+// underlying, the last declared before its first field. It returns nil
+// when there is none (a generic type, a type local to a function, an
+// empty struct).
+func declaringType(n *types.Named) *types.Named {
+	n = n.Origin()
+	st, ok := n.Underlying().(*types.Struct)
+	pkg := n.Obj().Pkg()
+	if !ok || st.NumFields() == 0 || pkg == nil || n.TypeParams().Len() > 0 {
+		return nil
+	}
+	first := st.Field(0).Pos()
+	var best *types.Named
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || tn.Pos() > first {
+			continue
+		}
+		m, ok := tn.Type().(*types.Named)
+		if !ok || m.Underlying() != types.Type(st) {
+			continue
+		}
+		if best == nil || tn.Pos() > best.Obj().Pos() {
+			best = m
+		}
+	}
+	return best
 }
 
 func typeName(n *types.Named) string {
