@@ -963,15 +963,7 @@ func (c *checker) joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
 	if len(signals) == 0 {
 		return false
 	}
-	matches := func(x ssa.Instruction) bool {
-		if v := waitedOn(x); v != nil {
-			return signals[c.joinKey(v)]
-		}
-		sel, ok := x.(*ssa.Select)
-		return ok && sel.Blocking && slices.ContainsFunc(sel.States, func(st *ssa.SelectState) bool {
-			return st.Dir == types.RecvOnly && signals[c.joinKey(st.Chan)]
-		})
-	}
+	matches := c.waitsOn(signals)
 	fn := g.Parent()
 	i := slices.Index(g.Block().Instrs, ssa.Instruction(g))
 	for _, b := range fn.Blocks {
@@ -980,6 +972,21 @@ func (c *checker) joinedLiteral(g *ssa.Go, lit *ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+// waitsOn returns a test of the instructions that wait on one of the
+// signals (keys, see joinKey): a receive, WaitGroup.Wait, <-ctx.Done(),
+// a blocking select with such a receive case.
+func (c *checker) waitsOn(signals map[string]bool) func(ssa.Instruction) bool {
+	return func(x ssa.Instruction) bool {
+		if v := waitedOn(x); v != nil {
+			return signals[c.joinKey(v)]
+		}
+		sel, ok := x.(*ssa.Select)
+		return ok && sel.Blocking && slices.ContainsFunc(sel.States, func(st *ssa.SelectState) bool {
+			return st.Dir == types.RecvOnly && signals[c.joinKey(st.Chan)]
+		})
+	}
 }
 
 // exitKeys returns, for each go statement of fn that starts a function

@@ -153,8 +153,11 @@ func (sp *spawner) joined(g *goroutine) bool {
 // joinsEachRound reports whether the loop around go statement g waits
 // for its goroutines before it starts the next one: every path from g
 // back to g passes a WaitGroup.Wait, and the goroutine signals (go
-// recv(); go send(); wg.Wait() in a reconnect loop). Other waits in the
-// loop (a receive of the next request) join nothing.
+// recv(); go send(); wg.Wait() in a reconnect loop); or g starts a
+// function literal and every path passes a wait on what the literal
+// signals (see exitKeys), a path through a call that never returns
+// (t.Fatalf in the select's timeout case) ending there. Other waits in
+// the loop (a receive of the next request) join nothing.
 func (sp *spawner) joinsEachRound(g *goroutine) bool {
 	if !g.signals {
 		return false
@@ -165,7 +168,26 @@ func (sp *spawner) joinsEachRound(g *goroutine) bool {
 			joins[w] = true
 		}
 	}
-	return len(joins) > 0 && !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return joins[x] })
+	if len(joins) > 0 && !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return joins[x] }) {
+		return true
+	}
+	// A function literal waited on, on every way round, by what it
+	// signals (go func() { ...; close(done) }(); select { case <-done:
+	// case <-time.After(d): t.Fatalf(...) }): the rounds run one
+	// goroutine at a time. A call that never returns ends the way.
+	gs, ok := g.stmt.(*ssa.Go)
+	if !ok {
+		return false
+	}
+	if _, lit := gs.Call.Value.(*ssa.MakeClosure); !lit {
+		return false
+	}
+	signals := sp.c.exitKeys(sp.fi.fn)[gs]
+	if len(signals) == 0 {
+		return false
+	}
+	waits := sp.c.waitsOn(signals)
+	return !reachesAvoiding(g.stmt, sp.index[g.stmt], g.stmt, func(x ssa.Instruction) bool { return waits(x) || noReturn(x) })
 }
 
 // laterRound reports whether b, an access of the spawner or of a function

@@ -30,7 +30,10 @@ const maxWaitCount = 8
 // (the least number over the paths): a forward must analysis (a minimum
 // at merges) over the waits of each block and the receive cases of the
 // selects its predecessors branch on. A Close that receives once from
-// each of two loops' done channel waits on it twice.
+// each of two loops' done channel waits on it twice. A block that calls
+// a function that never returns (t.Fatalf, log.Fatal: see noReturn)
+// leads nowhere: select { case <-done: case <-time.After(d):
+// t.Fatalf("timeout") } waits on done.
 func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]int {
 	in := make([]map[string]int, len(fn.Blocks))
 	out := make([]map[string]int, len(fn.Blocks)) // nil: not yet reached (every key)
@@ -55,6 +58,9 @@ func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]int {
 				continue // unreachable so far
 			}
 			in[b.Index] = cur
+			if endsRun(b) {
+				continue // (t.Fatalf in a select's timeout case)
+			}
 			o := cur
 			for _, x := range b.Instrs {
 				if k := waitKeyOf(x, key); k != "" {
