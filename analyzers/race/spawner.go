@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
@@ -23,6 +24,10 @@ type spawner struct {
 	// reached from the go statement before the loop comes round to the
 	// definition again.
 	sameIter map[iterKey][]bool
+	// afterGo memoizes, per go statement, the blocks a path from it
+	// reaches, following only the branches the conditions it was
+	// started under allow (see branches.Reach).
+	afterGo map[ssa.Instruction][]bool
 }
 
 type iterKey struct {
@@ -35,7 +40,7 @@ func newSpawner(c *checker, fi *funcInfo) *spawner {
 		return sp
 	}
 	sp := &spawner{c: c, fi: fi, index: map[ssa.Instruction]int{}, reach: map[*ssa.BasicBlock][]bool{},
-		callAccs: map[ssa.CallInstruction][]*access{}, sameIter: map[iterKey][]bool{}}
+		callAccs: map[ssa.CallInstruction][]*access{}, sameIter: map[iterKey][]bool{}, afterGo: map[ssa.Instruction][]bool{}}
 	for _, b := range fi.fn.Blocks {
 		for i, instr := range b.Instrs {
 			sp.index[instr] = i
@@ -54,12 +59,20 @@ func newSpawner(c *checker, fi *funcInfo) *spawner {
 	return sp
 }
 
-// after reports whether instr may execute after g in the same call.
+// after reports whether instr may execute after g in the same call, on a
+// path that the conditions g runs under allow (go handler(ctx); break
+// under if handler != nil, then if handler == nil { release(ctx) }
+// after the loop: the release never follows the go statement).
 func (sp *spawner) after(g, instr ssa.Instruction) bool {
 	if g.Block() == instr.Block() && sp.index[g] < sp.index[instr] {
 		return true
 	}
-	return sp.reachable(g.Block())[instr.Block().Index]
+	r, ok := sp.afterGo[g]
+	if !ok {
+		r = branches.Reach(g)
+		sp.afterGo[g] = r
+	}
+	return r[instr.Block().Index]
 }
 
 func (sp *spawner) reachable(b *ssa.BasicBlock) []bool {

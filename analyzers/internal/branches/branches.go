@@ -1,0 +1,219 @@
+// Package branches follows the outcomes of a function's branch
+// conditions along the paths of its control-flow graph: once a path has
+// taken the true edge of if handler != nil, a later if handler == nil
+// on the same value takes its false edge.
+//
+// A fact is the outcome of a condition on an SSA value: a boolean value
+// is true or false, any other value is nil or not. A fact holds on a
+// path until the path runs the value's definition again (a value
+// computed in a loop body is another value in the next round), and
+// passes through a phi to the value the phi takes on the edge the path
+// came in by.
+package branches
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Facts maps a value to its outcome: for a boolean value, its value; for
+// another value, whether it is nil.
+type Facts map[ssa.Value]bool
+
+// At returns the facts that hold on every path into block b: the
+// outcomes of the conditions of the Ifs, up b's dominator tree, one of
+// whose edges every path to b takes.
+func At(b *ssa.BasicBlock) Facts {
+	f := Facts{}
+	for child := b; child.Idom() != nil; child = child.Idom() {
+		d := child.Idom()
+		for si, s := range d.Succs {
+			if len(s.Preds) == 1 && s.Dominates(child) {
+				f.learn(d, si)
+			}
+		}
+	}
+	return f
+}
+
+// condition returns the value the If ending b tests and the fact its
+// si'th edge establishes for it: x for !x, x's nilness for x == nil and
+// x != nil, the condition itself otherwise.
+func condition(b *ssa.BasicBlock, si int) (ssa.Value, bool, bool) {
+	if len(b.Instrs) == 0 {
+		return nil, false, false
+	}
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok || len(b.Succs) != 2 || b.Succs[0] == b.Succs[1] {
+		return nil, false, false
+	}
+	cond, outcome := ifi.Cond, si == 0
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond, outcome = u.X, !outcome
+	}
+	if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+		var x ssa.Value
+		switch {
+		case isNil(bin.Y):
+			x = bin.X
+		case isNil(bin.X):
+			x = bin.Y
+		}
+		if x != nil {
+			// x == nil holds: x is nil; x != nil holds: x is not.
+			return x, outcome == (bin.Op == token.EQL), true
+		}
+	}
+	return cond, outcome, true
+}
+
+func isNil(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+// learn records the fact the si'th edge of b's If establishes.
+func (f Facts) learn(b *ssa.BasicBlock, si int) {
+	if v, outcome, ok := condition(b, si); ok {
+		if _, known := f[v]; !known {
+			f[v] = outcome
+		}
+	}
+}
+
+// Excludes reports whether the facts rule out the si'th successor edge
+// of b: b tests a value whose outcome they fix the other way.
+func (f Facts) Excludes(b *ssa.BasicBlock, si int) bool {
+	if len(f) == 0 {
+		return false
+	}
+	v, outcome, ok := condition(b, si)
+	if !ok {
+		return false
+	}
+	want, known := f[v]
+	return known && want != outcome
+}
+
+// enter returns the facts on entering block b from block pred: without
+// those about the values b defines (computed again), with those its
+// phis take from the values of the edge.
+func (f Facts) enter(pred, b *ssa.BasicBlock) Facts {
+	out := f
+	copied := false
+	cp := func() {
+		if !copied {
+			out = make(Facts, len(f))
+			for k, v := range f {
+				out[k] = v
+			}
+			copied = true
+		}
+	}
+	for _, instr := range b.Instrs {
+		v, ok := instr.(ssa.Value)
+		if !ok {
+			continue
+		}
+		if _, known := out[v]; known {
+			cp()
+			delete(out, v)
+		}
+	}
+	idx := -1
+	for i, p := range b.Preds {
+		if p == pred {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return out
+	}
+	for _, instr := range b.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if fact, known := f[phi.Edges[idx]]; known {
+			cp()
+			out[phi] = fact
+		}
+	}
+	return out
+}
+
+// maxStates bounds the distinct fact sets a block is entered with in
+// Reach; past it, the block is entered with none (every edge followed).
+const maxStates = 4
+
+// Reach returns, by block index, the blocks of from's function that a
+// path from just after from reaches, following only the edges the facts
+// of the path allow, starting with those of from's block (see At) and
+// the edges taken from there. A block enters the result when a path
+// enters it; from's own block only by coming round again.
+func Reach(from ssa.Instruction) []bool {
+	start := from.Block()
+	fn := start.Parent()
+	reached := make([]bool, len(fn.Blocks))
+	type item struct {
+		b     *ssa.BasicBlock
+		facts Facts
+	}
+	seen := make([][]Facts, len(fn.Blocks))
+	var work []item
+	visit := func(pred, b *ssa.BasicBlock, facts Facts) {
+		facts = facts.enter(pred, b)
+		reached[b.Index] = true
+		for _, s := range seen[b.Index] {
+			if sameFacts(s, facts) || len(s) == 0 {
+				return // (no facts: every edge was followed already)
+			}
+		}
+		if len(seen[b.Index]) >= maxStates {
+			facts = nil
+		}
+		seen[b.Index] = append(seen[b.Index], facts)
+		work = append(work, item{b, facts})
+	}
+	follow := func(b *ssa.BasicBlock, facts Facts) {
+		for si, s := range b.Succs {
+			if facts.Excludes(b, si) {
+				continue
+			}
+			next := facts
+			if _, _, ok := condition(b, si); ok && facts != nil {
+				next = make(Facts, len(facts)+1)
+				for k, v := range facts {
+					next[k] = v
+				}
+				next.learn(b, si)
+			}
+			visit(b, s, next)
+		}
+	}
+	follow(start, At(start))
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		follow(it.b, it.facts)
+	}
+	return reached
+}
+
+func sameFacts(a, b Facts) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
