@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
@@ -142,7 +143,7 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 			if !c.unreleased(fn, l) || c.handedOff(fn)[l.Class] || c.away[l.Class] || c.defersRelease(fn, l.Class) {
 				continue
 			}
-			facts := factsOn(j.From, j.To)
+			facts := branches.On(j.From, j.To).Steady()
 			ret, ok := returnWithout(j.To, facts, l.Class, touches)
 			if !ok {
 				continue
@@ -161,7 +162,7 @@ func (c *checker) checkJoinLeaks(fn *ssa.Function, t *lockset.Trace, reported ma
 // lock do not rule out, releases a lock of the class: a release anywhere
 // further on may be the one meant for the path holding it (a lock taken
 // and released under the same condition, a TryLock tested twice).
-func returnWithout(from *ssa.BasicBlock, facts branchFacts, class string, touches map[ssa.Instruction][]string) (*ssa.Return, bool) {
+func returnWithout(from *ssa.BasicBlock, facts branches.Facts, class string, touches map[ssa.Instruction][]string) (*ssa.Return, bool) {
 	seen := map[*ssa.BasicBlock]bool{from: true}
 	work := []*ssa.BasicBlock{from}
 	var ret *ssa.Return
@@ -177,7 +178,7 @@ func returnWithout(from *ssa.BasicBlock, facts branchFacts, class string, touche
 			}
 		}
 		for si, s := range b.Succs {
-			if !seen[s] && !facts.excludes(b, si) {
+			if !seen[s] && !facts.Excludes(b, si) {
 				seen[s] = true
 				work = append(work, s)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 	"github.com/confirm-go/confirm/analyzers/warning"
 )
@@ -40,7 +41,7 @@ func (c *checker) checkJoins(fn *ssa.Function, t *lockset.Trace) {
 			if l.Inherited || l.Inst == "" || !l.Pos.IsValid() {
 				continue
 			}
-			a, ok := reacquired(j.To, factsOn(j.From, j.To), l, acquires, releases)
+			a, ok := reacquired(j.To, branches.On(j.From, j.To).Steady(), l, acquires, releases)
 			if !ok || reported[a.Pos] || flagGuarded(j.To, a.Instr.Block()) {
 				continue
 			}
@@ -68,7 +69,7 @@ func relocks(a lockset.Acquisition) bool {
 // reacquired finds, on a path from block from that the facts of the
 // path holding l do not rule out, an acquisition of the instance of l
 // that no release of its class precedes.
-func reacquired(from *ssa.BasicBlock, facts branchFacts, l lockset.Lock, acquires map[ssa.Instruction][]lockset.Acquisition, releases map[ssa.Instruction][]lockset.Item) (lockset.Acquisition, bool) {
+func reacquired(from *ssa.BasicBlock, facts branches.Facts, l lockset.Lock, acquires map[ssa.Instruction][]lockset.Acquisition, releases map[ssa.Instruction][]lockset.Item) (lockset.Acquisition, bool) {
 	seen := map[*ssa.BasicBlock]bool{from: true}
 	work := []*ssa.BasicBlock{from}
 	for len(work) > 0 {
@@ -93,7 +94,7 @@ func reacquired(from *ssa.BasicBlock, facts branchFacts, l lockset.Lock, acquire
 			continue
 		}
 		for si, s := range b.Succs {
-			if !seen[s] && !facts.excludes(b, si) {
+			if !seen[s] && !facts.Excludes(b, si) {
 				seen[s] = true
 				work = append(work, s)
 			}

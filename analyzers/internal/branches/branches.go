@@ -8,13 +8,16 @@
 // path until the path runs the value's definition again (a value
 // computed in a loop body is another value in the next round), and
 // passes through a phi to the value the phi takes on the edge the path
-// came in by.
+// came in by. A load of a captured variable that holds one value is that
+// value.
 package branches
 
 import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
 // Facts maps a value to its outcome: for a boolean value, its value; for
@@ -35,6 +38,60 @@ func At(b *ssa.BasicBlock) Facts {
 		}
 	}
 	return f
+}
+
+// On returns the facts that hold on every path taking the edge from
+// block from to block to: those of the branches that dominate from (see
+// At), and from's own outcome when it ends with an If.
+func On(from, to *ssa.BasicBlock) Facts {
+	f := At(from)
+	for si, s := range from.Succs {
+		if s == to {
+			if v, outcome, ok := condition(from, si); ok {
+				f[v] = outcome
+			}
+			break
+		}
+	}
+	return f
+}
+
+// Steady returns the facts about values that hold one value for the
+// whole run of their function: parameters, captured variables, values
+// computed outside every loop. They hold on every path from where they
+// were learnt, whatever the path runs again.
+func (f Facts) Steady() Facts {
+	out := Facts{}
+	for v, outcome := range f {
+		switch x := v.(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+			out[v] = outcome
+		case ssa.Instruction:
+			if x.Block() != nil && !inCycle(x.Block()) {
+				out[v] = outcome
+			}
+		}
+	}
+	return out
+}
+
+// inCycle reports whether b can reach itself.
+func inCycle(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
 }
 
 // condition returns the value the If ending b tests and the fact its
@@ -66,10 +123,24 @@ func condition(b *ssa.BasicBlock, si int) (ssa.Value, bool, bool) {
 		}
 		if x != nil {
 			// x == nil holds: x is nil; x != nil holds: x is not.
-			return x, outcome == (bin.Op == token.EQL), true
+			return canonical(x), outcome == (bin.Op == token.EQL), true
 		}
 	}
-	return cond, outcome, true
+	return canonical(cond), outcome, true
+}
+
+// canonical returns the value v is: for a load of a variable function
+// literals capture that holds only its initial value (a parameter they
+// capture, loaded anew at each test), that value.
+func canonical(v ssa.Value) ssa.Value {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if a, ok := u.X.(*ssa.Alloc); ok {
+			if val := lockset.CellValue(a); val != nil {
+				return val
+			}
+		}
+	}
+	return v
 }
 
 func isNil(v ssa.Value) bool {
