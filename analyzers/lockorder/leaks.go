@@ -19,8 +19,9 @@ import (
 // it was called with (an unlock helper, a function only called under the
 // lock), or one a callee acquired for it (a lock helper's, released by
 // its caller after the call, also where the helper holds it on success
-// only and the release follows the error check). A function returning
-// with such a lock held may be a lock helper whose callers release it;
+// only and the release follows the error check), or whose Unlock method
+// value it makes (see unlockValues). A function returning with such a
+// lock held may be a lock helper whose callers release it;
 // one returning with a lock nothing in the package ever releases that
 // way has leaked it. A release not matched by a held lock in a function
 // that acquires the class itself (if lock { mu.Lock() } ... if lock {
@@ -28,6 +29,9 @@ import (
 func (c *checker) releasedByOthers(funcs []*ssa.Function) map[string]bool {
 	out := map[string]bool{}
 	for _, fn := range funcs {
+		for _, key := range c.unlockValues(fn) {
+			out[key] = true
+		}
 		t := c.traces[fn]
 		own := map[string]bool{}
 		for _, a := range t.Acquisitions {
@@ -40,6 +44,40 @@ func (c *checker) releasedByOthers(funcs []*ssa.Function) map[string]bool {
 			if r.Matched && (r.Lock.Inherited || len(r.Lock.Chain) > 0) || !r.Matched && !own[key] {
 				out[key] = true
 			}
+		}
+	}
+	return out
+}
+
+// unlockValues returns the locks (by class and mode) whose Unlock or
+// RUnlock method value fn makes (return lf.lock.RUnlock, the release
+// callback handed to whoever called the lock helper): whoever calls the
+// value releases the lock, not having acquired it.
+func (c *checker) unlockValues(fn *ssa.Function) []string {
+	var out []string
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || len(mc.Bindings) != 1 {
+				continue
+			}
+			w, ok := mc.Fn.(*ssa.Function)
+			if !ok || w.Parent() != nil {
+				continue
+			}
+			mode := lockset.Write
+			switch w.Name() {
+			case "Unlock$bound":
+			case "RUnlock$bound":
+				mode = lockset.Read
+			default:
+				continue
+			}
+			r, ok := c.ls.Ref(mc.Bindings[0])
+			if !ok || r.Class == "" {
+				continue
+			}
+			out = append(out, classMode(lockset.Item{Class: r.Class, Mode: mode}))
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package leaks // want package:`orders\{\(leaks.keyLocks\).mu->\(leaks.keyLocks\).m\[\] \(leaks.keyLocks\).m\[\]->\(leaks.keyLocks\).mu\}`
+package leaks // want package:`orders\{\(leaks.keyLocks\).mu->\(leaks.keyLocks\).m\[\] \(leaks.keyLocks\).m\[\]->\(leaks.keyLocks\).mu \(leaks.valueLog\).mu->\(leaks.logFile\).lock \(leaks.segmentLog\).mu->\(leaks.segment\).lock\}`
 
 import "sync"
 
