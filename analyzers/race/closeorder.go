@@ -32,6 +32,10 @@ import (
 // never written again, so a read after a receive from done meets no
 // write. The channel must be one only ever closed, and only through the
 // field: nothing sends on it, and it is not handed to other code.
+//
+// A write followed in its block by the close (h.closeErr = err;
+// close(h.closed)) is set once as well: a second run of it closes the
+// channel again, which panics.
 
 // closeFacts is what the package's code tells about its channel fields
 // and the fields set once before they are closed.
@@ -50,10 +54,53 @@ type closeFacts struct {
 }
 
 // A setOnceWrite is a store into a field made only where a check under
-// the same lock found the field nil.
+// the same lock found the field nil, or a closing write: a store
+// followed in its block by the close of a channel field of the same
+// value (h.closeErr = err; close(h.closed)). A second closing write would
+// close the channel again, which panics: the field is set once too.
 type setOnceWrite struct {
 	store *ssa.Store
 	check *ssa.BasicBlock // the block whose if checks the field
+	close *ssa.Call       // the close after a closing write
+}
+
+// closingWrite returns the close of a channel field of the value store
+// writes a field of that follows the store in its block, with no other
+// store between, or nil.
+func closingWrite(store *ssa.Store) *ssa.Call {
+	fa, ok := store.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	b := store.Block()
+	after := false
+	for _, instr := range b.Instrs {
+		if instr == store {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		switch x := instr.(type) {
+		case *ssa.Store:
+			if y, ok := x.Addr.(*ssa.FieldAddr); ok && y.X == fa.X && y.Field == fa.Field {
+				return nil // written again before the close
+			}
+		case *ssa.Call:
+			if !isBuiltin(x.Common(), "close") || len(x.Call.Args) != 1 {
+				continue
+			}
+			load, ok := x.Call.Args[0].(*ssa.UnOp)
+			if !ok || load.Op != token.MUL {
+				continue
+			}
+			if ch, ok := load.X.(*ssa.FieldAddr); ok && ch.X == fa.X {
+				return x
+			}
+		}
+	}
+	return nil
 }
 
 // closesAfterSet returns the channels that, closed, publish the write a:
@@ -64,7 +111,7 @@ func (c *checker) closesAfterSet(instr ssa.Instruction, addr ssa.Value) []string
 	if !ok {
 		return nil
 	}
-	if _, ok := c.setOnceCheck(store); !ok {
+	if _, ok := c.setOnceCheck(store); !ok && closingWrite(store) == nil {
 		return nil
 	}
 	key, ok := fieldKey(addr)
@@ -114,6 +161,9 @@ func (c *checker) closeFacts() *closeFacts {
 					if check, ok := c.setOnceCheck(instr); ok {
 						f.setOnce[key] = true
 						sets = append(sets, setOnceWrite{store: instr, check: check})
+					} else if cl := closingWrite(instr); cl != nil {
+						f.setOnce[key] = true
+						sets = append(sets, setOnceWrite{store: instr, close: cl})
 					} else {
 						notOnce[key] = true
 					}
@@ -146,10 +196,16 @@ func (c *checker) closeFacts() *closeFacts {
 			var here []string
 			for _, w := range sets {
 				fa := w.store.Addr.(*ssa.FieldAddr)
-				if fa.X == s.base && !isNilConst(w.store.Val) && w.check.Dominates(s.call.Block()) && w.check != s.call.Block() {
-					k, _ := fieldKey(fa)
-					here = append(here, k)
+				switch {
+				case w.close != nil:
+					if w.close != s.call {
+						continue
+					}
+				case fa.X != s.base || isNilConst(w.store.Val) || !w.check.Dominates(s.call.Block()) || w.check == s.call.Block():
+					continue
 				}
+				k, _ := fieldKey(fa)
+				here = append(here, k)
 			}
 			if i == 0 {
 				common = here

@@ -389,7 +389,9 @@
 // made only after flag.Load() returned true (a lazily started clock).
 // Closing a channel orders a field set once with its readers: when every
 // write of the field is made only where a check under the same lock found
-// it nil (if s.err == nil { s.err = err }), every close of a channel field
+// it nil (if s.err == nil { s.err = err }), or right before a close of a
+// channel field of the same value, in its block (h.closeErr = err;
+// close(h.closed): run twice, it would panic), every close of a channel field
 // of the same value comes after such a check, and the channel is only
 // ever closed, received from or handed out receive-only, a read made
 // after a receive from the channel returned (<-s.done; return s.err, or
@@ -567,8 +569,9 @@
 // goroutine started through sync.WaitGroup.Go (or another function its
 // literal is passed to) does not hold its spawner's locks (the literal
 // is taken to run under the locks held at the call, as a callback);
-// a field written before close(ch) without a set-once check
-// (the write is ordered only if nothing writes it after the close);
+// a field written before close(ch) without a set-once check, other
+// than right before the close in the same block (the write is ordered
+// only if nothing writes it after the close);
 // ownership invariants kept at run time (a copy-on-write tree writing
 // only nodes whose owner id is its own, beyond constant boolean
 // arguments); contracts documented in other words than those above, or
