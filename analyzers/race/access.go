@@ -103,6 +103,11 @@ type access struct {
 	// goTest: the goroutine the access is made in (see goroutine) was
 	// started by a go statement of a _test.go file.
 	goTest bool
+	// ownBase: the struct whose field is accessed is its own storage (a
+	// variable, a value made with new or a composite literal, an element
+	// of a slice or array of such structs), not a value some other
+	// struct holds in a field; owners then has one type only.
+	ownBase bool
 }
 
 // accessNotes are the fields of an access that few accesses set, and

@@ -233,10 +233,47 @@ func fieldOwners(addr ssa.Value) []string {
 	return out
 }
 
+// ownStorage reports whether the struct whose field addr selects is its
+// own storage: a variable (also one a function literal captures), a
+// value made with new or a composite literal, a package-level variable,
+// an element of a slice or array of such structs. A value that another
+// struct holds in a field (o.info.Size, owners [Info, Object]) is not,
+// and neither is one reached through a pointer from elsewhere, which may
+// point into such a field.
+func (c *checker) ownStorage(addr ssa.Value) bool {
+	if load, ok := addr.(*ssa.UnOp); ok && load.Op == token.MUL {
+		addr = load.X
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	x := fa.X
+	for i := 0; i < 8; i++ {
+		switch v := x.(type) {
+		case *ssa.Alloc, *ssa.Global:
+			return true
+		case *ssa.IndexAddr:
+			// &s[i] of a []T or *[n]T: the element is a T of its own.
+			return true
+		case *ssa.FreeVar:
+			b := c.caps.bound(v)
+			if b == nil {
+				return false
+			}
+			x = b
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // record completes access a of fi, made through addr, and adds it.
 func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *access, addr ssa.Value) {
 	if a.owners == nil {
 		a.owners = fieldOwners(addr)
+		a.ownBase = c.ownStorage(addr)
 	}
 	root := a.root
 	if g, ok := root.(*ssa.Global); ok {

@@ -224,8 +224,17 @@ func conflicting(a *access, others []*access) *access {
 // value in fields of different types, at some depth both see (ms.state.Msgs
 // of a memStore and fs.state.Msgs of a fileStore, both StreamState;
 // cs.o.state.Delivered.Stream of two consumer stores, both ConsumerState):
-// different memory, whichever values of those types they are.
+// different memory, whichever values of those types they are. So are a
+// struct of its own storage (see ownStorage: a local ObjectInfo, an
+// element of a []ObjectInfo) and one another struct holds by value
+// (o.objectInfo.Size under o.mutex).
 func apart(a, b *access) bool {
+	if len(a.owners) == 1 && a.ownBase && len(b.owners) > 1 || len(b.owners) == 1 && b.ownBase && len(a.owners) > 1 {
+		// A struct of its own (a local ObjectInfo, an element of a
+		// []ObjectInfo) against one another struct holds by value
+		// (o.objectInfo): different memory.
+		return true
+	}
 	for i := 1; i < min(len(a.owners), len(b.owners)); i++ {
 		if a.owners[i] != b.owners[i] {
 			return true
