@@ -77,7 +77,9 @@
 //     function of the package releases a lock of that class and mode
 //     that it did not acquire itself (an unlock helper, a caller
 //     releasing what a callee returned holding, a function called with
-//     the lock held); when none does, the next Lock of the class blocks
+//     the lock held, a function making the lock's Unlock or RUnlock
+//     method value: return lf.lock.RUnlock, the callback whoever read
+//     the file calls); when none does, the next Lock of the class blocks
 //     (moby17176's cleanup returning nil still holding the lock, etcd's
 //     acquire returning ErrConnClosed from an endless loop with the read
 //     lock held). Reported in the function that acquired the lock itself,

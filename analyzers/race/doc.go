@@ -415,7 +415,28 @@
 // that function's call: under the locks its callers hold around it (a
 // ReadAt holding the file's read lock, fanning the read out to goroutines
 // and collecting their results). The locks the function takes itself are
-// not counted, nor is the wait matched with the goroutine's signal.
+// not counted, nor is the wait matched with the goroutine's signal. A
+// loop that starts such a literal and waits on what it signals on every
+// way round (go func() { resp.Read(br); close(done) }(); select { case
+// <-done: case <-time.After(d): t.Fatalf("timeout") }) runs one of them
+// at a time: its copies are not paired with each other. A path through a
+// call that never returns (t.Fatal, t.FailNow, t.Skip, log.Fatal,
+// log.Panic, os.Exit, runtime.Goexit) goes nowhere, for these waits and
+// for the waits before an access.
+//
+// What a function does after a go statement is what the paths from it
+// reach, following only the branches the conditions tested on the way
+// to the statement allow (package branches: a boolean's value, a value's
+// nilness, through phis, until the path computes the value again): go
+// hijacked(ctx, h); break under if h != nil, then if h == nil {
+// ctx.reset() } after the loop, never resets the context the goroutine
+// has (fasthttp's serveConn).
+//
+// A struct that is its own storage (a variable, a value made with new or
+// a composite literal, an element of a slice or array of such structs)
+// is other memory than one a struct holds by value in a field
+// (minio-go's Object.objectInfo under its mutex, and the package's local
+// ObjectInfos), as two structs held in fields of different types are.
 //
 // A helper called only from functions whose own contexts are never known
 // (callbacks handed to a ticker loop) runs under the locks those callers
