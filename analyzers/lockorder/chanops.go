@@ -317,37 +317,14 @@ func (c *checker) calledInLoops(fn *ssa.Function) bool {
 }
 
 // returnsAvoiding walks the paths from just after instr within its
-// function: back reports whether one reaches a return, avoided whether
-// one does without passing an instruction for which stop is true.
+// function: back reports whether one reaches a return (not the one after
+// a recovered panic), avoided whether one does without passing an
+// instruction for which stop is true.
 func returnsAvoiding(instr ssa.Instruction, stop func(ssa.Instruction) bool) (back, avoided bool) {
-	start := instr.Block()
-	idx := slices.Index(start.Instrs, instr)
-	seen := make([]uint8, len(start.Parent().Blocks))
-	var walk func(b *ssa.BasicBlock, from int, stopped bool)
-	walk = func(b *ssa.BasicBlock, from int, stopped bool) {
-		for _, x := range b.Instrs[from:] {
-			if !stopped && stop(x) {
-				stopped = true
-			}
-			if _, ok := x.(*ssa.Return); ok && b != b.Parent().Recover {
-				back = true
-				avoided = avoided || !stopped
-				return
-			}
-		}
-		bit := uint8(1)
-		if stopped {
-			bit = 2
-		}
-		for _, s := range b.Succs {
-			if seen[s.Index]&bit == 0 {
-				seen[s.Index] |= bit
-				walk(s, 0, stopped)
-			}
-		}
-	}
-	walk(start, idx+1, false)
-	return back, avoided
+	return pathsAvoiding(instr, stop, func(x ssa.Instruction) bool {
+		_, ok := x.(*ssa.Return)
+		return ok && x.Block() != x.Parent().Recover
+	})
 }
 
 // lockedAfterHandoff reports whether, when fn is a function literal that
@@ -454,20 +431,23 @@ func reaches(from, to *ssa.BasicBlock) bool {
 // function: back reports whether one reaches instr again, avoided whether
 // one does without passing an instruction for which stop is true.
 func loopsAvoiding(instr ssa.Instruction, stop func(ssa.Instruction) bool) (back, avoided bool) {
+	return pathsAvoiding(instr, stop, func(x ssa.Instruction) bool { return x == instr })
+}
+
+// pathsAvoiding walks the paths from just after instr within its
+// function: back reports whether one reaches an instruction for which
+// end is true, avoided whether one does without passing, before it, an
+// instruction for which stop is true.
+func pathsAvoiding(instr ssa.Instruction, stop, end func(ssa.Instruction) bool) (back, avoided bool) {
 	start := instr.Block()
-	idx := -1
-	for i, x := range start.Instrs {
-		if x == instr {
-			idx = i
-		}
-	}
+	idx := slices.Index(start.Instrs, instr)
 	// seen[b] records the states a block was entered with: 1 clean
 	// (no stop passed yet), 2 after a stop.
 	seen := make([]uint8, len(start.Parent().Blocks))
 	var walk func(b *ssa.BasicBlock, from int, stopped bool)
 	walk = func(b *ssa.BasicBlock, from int, stopped bool) {
 		for _, x := range b.Instrs[from:] {
-			if x == instr {
+			if end(x) {
 				back = true
 				avoided = avoided || !stopped
 				return

@@ -14,7 +14,7 @@ import (
 // channel made there (done := make(chan bool)), used there or in the
 // function literals that capture the variable, and nowhere else (see
 // confined). It returns nil for other channels.
-func localChan(ch ssa.Value) *ssa.MakeChan {
+func (c *checker) localChan(ch ssa.Value) *ssa.MakeChan {
 	for depth := 0; depth < 8; depth++ {
 		switch v := ch.(type) {
 		case *ssa.MakeChan:
@@ -30,7 +30,7 @@ func localChan(ch ssa.Value) *ssa.MakeChan {
 			if v.Op != token.MUL {
 				return nil
 			}
-			a := cellOf(v.X)
+			a := c.cellOf(v.X)
 			if a == nil {
 				return nil
 			}
@@ -39,7 +39,7 @@ func localChan(ch ssa.Value) *ssa.MakeChan {
 				return nil
 			}
 		case *ssa.FreeVar:
-			b := binding(v)
+			b := c.ls.Classifier.Binding(v)
 			if b == nil {
 				return nil
 			}
@@ -53,48 +53,18 @@ func localChan(ch ssa.Value) *ssa.MakeChan {
 
 // cellOf returns the captured variable v is, or whose address a function
 // literal holds as the free variable v.
-func cellOf(v ssa.Value) *ssa.Alloc {
+func (c *checker) cellOf(v ssa.Value) *ssa.Alloc {
 	for depth := 0; depth < 8; depth++ {
 		switch x := v.(type) {
 		case *ssa.Alloc:
 			return x
 		case *ssa.FreeVar:
-			v = binding(x)
+			v = c.ls.Classifier.Binding(x)
 		default:
 			return nil
 		}
 	}
 	return nil
-}
-
-// binding returns the value every closure of v's function binds to the
-// free variable v, or nil when they differ or there is none.
-func binding(v *ssa.FreeVar) ssa.Value {
-	fn := v.Parent()
-	idx := -1
-	for i, fv := range fn.FreeVars {
-		if fv == v {
-			idx = i
-		}
-	}
-	parent := fn.Parent()
-	if idx < 0 || parent == nil {
-		return nil
-	}
-	var found ssa.Value
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn || idx >= len(mc.Bindings) {
-				continue
-			}
-			if found != nil && found != mc.Bindings[idx] {
-				return nil
-			}
-			found = mc.Bindings[idx]
-		}
-	}
-	return found
 }
 
 // confined reports whether every use of the channel value v is a channel
@@ -205,7 +175,7 @@ func loadsConfined(a ssa.Value, seen map[ssa.Value]bool) bool {
 // the closures capturing it call it ("pkg.TestRun.done"); without one,
 // the line that makes it.
 func (c *checker) localChanClass(ch ssa.Value) (class, name string, mk *ssa.MakeChan, ok bool) {
-	mk = localChan(ch)
+	mk = c.localChan(ch)
 	if mk == nil {
 		return "", "", nil, false
 	}

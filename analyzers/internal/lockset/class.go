@@ -176,7 +176,7 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 		idx := paramIndex(v)
 		return Ref{Class: FuncName(v.Parent()) + "." + v.Name(), Inst: "$" + strconv.Itoa(idx), Param: idx + 1}, true
 	case *ssa.FreeVar:
-		if b := c.binding(v); b != nil {
+		if b := c.Binding(v); b != nil {
 			if r, ok := c.path(b, depth+1); ok {
 				r.Inst = "^" + strconv.Itoa(freeVarIndex(v))
 				r.Param, r.Suffix = 0, ""
@@ -217,7 +217,7 @@ func (c *Classifier) path(v ssa.Value, depth int) (Ref, bool) {
 			// The same variable loaded in the closure: named
 			// like that value, as an instance of the free
 			// variable.
-			if a, ok := c.binding(fv).(*ssa.Alloc); ok {
+			if a, ok := c.Binding(fv).(*ssa.Alloc); ok {
 				if val := CellValue(a); val != nil {
 					r, ok := c.path(val, depth+1)
 					if !ok {
@@ -336,9 +336,9 @@ func (c *Classifier) callResult(call *ssa.Call) (Ref, bool) {
 	return Ref{Class: FuncName(fn) + "()"}, true
 }
 
-// binding returns the value bound to the free variable v by the
+// Binding returns the value bound to the free variable v by the
 // MakeClosures of its function, when they all bind the same value, or nil.
-func (c *Classifier) binding(v *ssa.FreeVar) ssa.Value {
+func (c *Classifier) Binding(v *ssa.FreeVar) ssa.Value {
 	idx := freeVarIndex(v)
 	var found ssa.Value
 	for _, mc := range c.closures[v.Parent()] {

@@ -338,7 +338,7 @@ func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) 
 	if !ok {
 		return false
 	}
-	bound := e.cls.binding(fv)
+	bound := e.cls.Binding(fv)
 	if cell, ok := bound.(*ssa.Alloc); ok {
 		bound = CellValue(cell)
 	}
