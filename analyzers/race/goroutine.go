@@ -912,7 +912,7 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 			continue
 		}
 		if a.root == recv || viaClosure && paramOf(fn, a.root) == recv {
-			byPath[a.path] = append(byPath[a.path], a)
+			byPath[pathKey(a)] = append(byPath[pathKey(a)], a)
 		}
 	}
 	if len(byPath) == 0 {
@@ -929,12 +929,19 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 			if b.root != m.Params[0] || setup[b.instr] || c.setsUpBefore(m, starts, b) || hasFlag && (c.whenNotRunning(b.instr, flag) || c.whenNotRunning(b.via, flag)) {
 				continue
 			}
-			if a := conflicting(b, byPath[b.path]); a != nil {
+			if a := conflicting(b, byPath[pathKey(b)]); a != nil {
 				whoA, goA := g.who(a)
 				c.reportShared(sp.fi.fn, a, whoA, goA, b, c.name(m)+" (callable while the goroutine runs)", "")
 			}
 		}
 	}
+}
+
+// pathKey keys an access by its path from the receiver and the memory it
+// names there: s.w.ws through an interface field w is one field of each
+// type behind w (an mwriter's ws is not a routerMWriter's).
+func pathKey(a *access) string {
+	return a.path + "\x00" + a.obj.key
 }
 
 // methodsOf returns the exported methods, declared in this package, of
