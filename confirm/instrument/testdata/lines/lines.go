@@ -30,12 +30,14 @@ func SelectBoom(i int) int {
 	}
 }
 
-// GoBoom panics in a goroutine.
+// GoBoom panics in a goroutine. The caller waits for a close that the
+// panic skips, so the panic ends the run: with a deferred close, the
+// caller could return and the test pass before the crash.
 func GoBoom(done chan bool) {
 	go func() {
-		defer close(done)
 		var p *struct{ x int }
 		p.x = 1 // LINE:goroutine
+		close(done)
 	}()
 	<-done
 }
