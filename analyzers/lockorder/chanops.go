@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 	"github.com/confirm-go/confirm/analyzers/warning"
 )
@@ -372,11 +373,12 @@ func runsAfter(x, y ssa.Instruction) bool {
 	if xb == yb && slices.Index(xb.Instrs, x) < slices.Index(xb.Instrs, y) {
 		return true
 	}
-	return reaches(xb, yb)
+	return branches.Reachable(xb)[yb.Index]
 }
 
 // acquiredBefore returns an acquisition of acq that can run before instr
-// in its function, on a path from the entry that goes on to instr.
+// in its function, on a path from the entry that goes on to instr (for
+// an instr in a loop, also one after it in its block).
 func acquiredBefore(instr ssa.Instruction, acq map[ssa.Instruction]lockset.Acquisition) (lockset.Acquisition, bool) {
 	blk := instr.Block()
 	for _, a := range byPos(acq) {
@@ -385,7 +387,7 @@ func acquiredBefore(instr ssa.Instruction, acq map[ssa.Instruction]lockset.Acqui
 		if xb == nil || xb.Parent() != blk.Parent() {
 			continue
 		}
-		if xb == blk && slices.Index(blk.Instrs, x) < slices.Index(blk.Instrs, instr) || xb != blk && reaches(xb, blk) {
+		if runsAfter(x, instr) {
 			return a, true
 		}
 	}
@@ -404,27 +406,8 @@ func byPos(acq map[ssa.Instruction]lockset.Acquisition) []lockset.Acquisition {
 
 // inLoop reports whether instr can run again in the same call.
 func inLoop(instr ssa.Instruction) bool {
-	return reaches(instr.Block(), instr.Block())
-}
-
-// reaches reports whether block to can be reached from block from.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := make([]bool, len(from.Parent().Blocks))
-	stack := []*ssa.BasicBlock{from}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, s := range b.Succs {
-			if s == to {
-				return true
-			}
-			if !seen[s.Index] {
-				seen[s.Index] = true
-				stack = append(stack, s)
-			}
-		}
-	}
-	return false
+	b := instr.Block()
+	return branches.Reachable(b)[b.Index]
 }
 
 // loopsAvoiding walks the paths from just after instr within its

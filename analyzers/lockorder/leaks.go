@@ -58,20 +58,12 @@ func (c *checker) unlockValues(fn *ssa.Function) []string {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || len(mc.Bindings) != 1 {
-				continue
-			}
-			w, ok := mc.Fn.(*ssa.Function)
-			if !ok || w.Parent() != nil {
+			if !ok || !isUnlockValue(mc) {
 				continue
 			}
 			mode := lockset.Write
-			switch w.Name() {
-			case "Unlock$bound":
-			case "RUnlock$bound":
+			if mc.Fn.Name() == "RUnlock$bound" {
 				mode = lockset.Read
-			default:
-				continue
 			}
 			r, ok := c.ls.Ref(mc.Bindings[0])
 			if !ok || r.Class == "" {

@@ -597,7 +597,7 @@ func (c *checker) releasedElsewhere(funcs []*ssa.Function) map[string]bool {
 		if fn == nil {
 			return
 		}
-		if strings.HasSuffix(fn.Name(), "$bound") && isUnlockName(strings.TrimSuffix(fn.Name(), "$bound")) && len(mc.Bindings) == 1 {
+		if isUnlockValue(mc) {
 			if r, ok := c.ls.Ref(mc.Bindings[0]); ok && r.Class != "" {
 				away[r.Class] = true
 			}
@@ -630,6 +630,14 @@ func (c *checker) releasedElsewhere(funcs []*ssa.Function) map[string]bool {
 // isUnlockName reports whether name is a release method's.
 func isUnlockName(name string) bool {
 	return name == "Unlock" || name == "RUnlock"
+}
+
+// isUnlockValue reports whether mc makes the method value of a release
+// method bound to its mutex (mu.Unlock, lf.lock.RUnlock), whose one
+// binding is the mutex.
+func isUnlockValue(mc *ssa.MakeClosure) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	return ok && fn.Parent() == nil && len(mc.Bindings) == 1 && strings.HasSuffix(fn.Name(), "$bound") && isUnlockName(strings.TrimSuffix(fn.Name(), "$bound"))
 }
 
 // outermost returns the declared function that fn is, or is nested in.

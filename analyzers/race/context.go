@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 )
 
 // maxContextRounds bounds the rounds of the entry-context fixpoint.
@@ -424,7 +426,7 @@ func (c *checker) heldAtReturns(d *ssa.Defer) heldSet {
 	}
 	start, i := d.Block(), slices.Index(d.Block().Instrs, ssa.Instruction(d))
 	visit(start.Instrs[i+1:])
-	reach := reachableFrom(start)
+	reach := branches.Reachable(start)
 	for _, b := range d.Parent().Blocks {
 		switch {
 		case !reach[b.Index]:

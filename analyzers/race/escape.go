@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 	"github.com/confirm-go/confirm/analyzers/internal/lockset"
 )
 
@@ -207,27 +208,10 @@ func (e *escapes) mayPrecede(p, instr ssa.Instruction) bool {
 	}
 	r, ok := e.reach[pb]
 	if !ok {
-		r = reachableFrom(pb)
+		r = branches.Reachable(pb)
 		e.reach[pb] = r
 	}
 	return r[ib.Index]
-}
-
-// reachableFrom returns, indexed by block, whether a block can be reached
-// from b's successors.
-func reachableFrom(b *ssa.BasicBlock) []bool {
-	seen := make([]bool, len(b.Parent().Blocks))
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x.Index] {
-			continue
-		}
-		seen[x.Index] = true
-		stack = append(stack, x.Succs...)
-	}
-	return seen
 }
 
 // indexOf returns the index of instr in its block.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/confirm-go/confirm/analyzers/internal/branches"
 )
 
 // goReach records, for the package's functions, which goroutines run
@@ -395,13 +397,13 @@ func (c *checker) callsInLoop(caller, callee *ssa.Function) bool {
 			if !ok || !slices.Contains(c.callees(call), callee) {
 				continue
 			}
-			reach := reachableFrom(b)
+			reach := branches.Reachable(b)
 			if !reach[b.Index] {
 				continue
 			}
 			if recv := receiverOf(call.Common()); recv != nil {
 				if def, ok := recv.(ssa.Instruction); ok && def.Block() != nil && def.Parent() == caller &&
-					reach[def.Block().Index] && reachableFrom(def.Block())[b.Index] {
+					reach[def.Block().Index] && branches.Reachable(def.Block())[b.Index] {
 					continue
 				}
 			}

@@ -43,14 +43,3 @@ func noReturn(x ssa.Instruction) bool {
 	}
 	return noReturnFuncs[obj.Pkg().Path()][obj.Name()]
 }
-
-// endsRun reports whether block b calls a function that never returns:
-// nothing after the call runs.
-func endsRun(b *ssa.BasicBlock) bool {
-	for _, x := range b.Instrs {
-		if noReturn(x) {
-			return true
-		}
-	}
-	return false
-}

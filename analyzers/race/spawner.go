@@ -78,7 +78,7 @@ func (sp *spawner) after(g, instr ssa.Instruction) bool {
 func (sp *spawner) reachable(b *ssa.BasicBlock) []bool {
 	r, ok := sp.reach[b]
 	if !ok {
-		r = reachableFrom(b)
+		r = branches.Reachable(b)
 		sp.reach[b] = r
 	}
 	return r
@@ -95,7 +95,7 @@ func (sp *spawner) inLoop(g ssa.Instruction) bool {
 // funcInfo: exitKeys asks while entry contexts are being computed, before
 // a funcInfo (which reads its function's context) may be made.
 func goInLoop(g ssa.Instruction) bool {
-	return reachableFrom(g.Block())[g.Block().Index]
+	return branches.Reachable(g.Block())[g.Block().Index]
 }
 
 // definedInLoop reports whether v is created anew in every iteration of

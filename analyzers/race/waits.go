@@ -58,14 +58,18 @@ func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]int {
 				continue // unreachable so far
 			}
 			in[b.Index] = cur
-			if endsRun(b) {
-				continue // (t.Fatalf in a select's timeout case)
-			}
-			o := cur
+			o, ends := cur, false
 			for _, x := range b.Instrs {
+				if noReturn(x) {
+					ends = true // (t.Fatalf in a select's timeout case)
+					break
+				}
 				if k := waitKeyOf(x, key); k != "" {
 					o = plusOne(o, k)
 				}
+			}
+			if ends {
+				continue
 			}
 			if !maps.Equal(o, out[b.Index]) || out[b.Index] == nil {
 				out[b.Index] = o

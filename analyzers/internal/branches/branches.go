@@ -9,7 +9,7 @@
 // computed in a loop body is another value in the next round), and
 // passes through a phi to the value the phi takes on the edge the path
 // came in by. A load of a captured variable that holds one value is that
-// value.
+// value. Reachable is the plain reachability these facts refine.
 package branches
 
 import (
@@ -67,7 +67,7 @@ func (f Facts) Steady() Facts {
 		case *ssa.Parameter, *ssa.FreeVar:
 			out[v] = outcome
 		case ssa.Instruction:
-			if x.Block() != nil && !inCycle(x.Block()) {
+			if b := x.Block(); b != nil && !Reachable(b)[b.Index] {
 				out[v] = outcome
 			}
 		}
@@ -75,23 +75,22 @@ func (f Facts) Steady() Facts {
 	return out
 }
 
-// inCycle reports whether b can reach itself.
-func inCycle(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
+// Reachable returns, by block index, the blocks a path from the end of
+// block b reaches, following every edge: b itself only when it is in a
+// cycle.
+func Reachable(b *ssa.BasicBlock) []bool {
+	seen := make([]bool, len(b.Parent().Blocks))
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x.Index] {
 			continue
 		}
-		seen[x] = true
-		work = append(work, x.Succs...)
+		seen[x.Index] = true
+		stack = append(stack, x.Succs...)
 	}
-	return false
+	return seen
 }
 
 // condition returns the value the If ending b tests and the fact its

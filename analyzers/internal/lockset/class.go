@@ -900,9 +900,10 @@ func (c *Classifier) fieldClosureBindings(common *ssa.CallCommon, fn *ssa.Functi
 }
 
 // CellValue returns the value the variable a, captured by closures,
-// always holds (a parameter a function literal captures): the one value stored into it, when nothing else stores
-// into it (no closure capturing it assigns it) and its address is only
-// loaded or captured. It returns nil otherwise.
+// always holds (a parameter a function literal captures): the one value
+// stored into it, when nothing else stores into it (no closure capturing
+// it assigns it) and its address is only loaded or captured. It returns
+// nil otherwise.
 func CellValue(a *ssa.Alloc) ssa.Value {
 	if !a.Heap {
 		return nil

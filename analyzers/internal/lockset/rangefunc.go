@@ -50,20 +50,14 @@ func loopBody(common *ssa.CallCommon) (*ssa.MakeClosure, *ssa.Function) {
 }
 
 // bodyCall returns the call that passes body to its iterator, and the
-// closure it passes.
-func bodyCall(body *ssa.Function) (*ssa.Call, *ssa.MakeClosure) {
-	parent := body.Parent()
-	if parent == nil {
-		return nil, nil
-	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			if mc, fn := loopBody(&call.Call); fn == body {
-				return call, mc
+// closure it passes (of the closures the Classifier indexed).
+func (e *engine) bodyCall(body *ssa.Function) (*ssa.Call, *ssa.MakeClosure) {
+	for _, mc := range e.cls.closures[body] {
+		for _, r := range *mc.Referrers() {
+			if call, ok := r.(*ssa.Call); ok {
+				if m, fn := loopBody(&call.Call); fn == body && m == mc {
+					return call, mc
+				}
 			}
 		}
 	}
@@ -304,7 +298,7 @@ func (r *resume) along(b *ssa.BasicBlock, si int, st state) (state, bool) {
 // the body keeps. They are the enclosing function's own, not Inherited:
 // the body acquiring one again is a double lock.
 func (e *engine) bodyEntry(body *ssa.Function) Set {
-	call, mc := bodyCall(body)
+	call, mc := e.bodyCall(body)
 	if call == nil {
 		return nil
 	}
