@@ -236,6 +236,7 @@ func Reach(from ssa.Instruction) []bool {
 		facts Facts
 	}
 	seen := make([][]Facts, len(fn.Blocks))
+	keep := telling(fn)
 	var work []item
 	visit := func(pred, b *ssa.BasicBlock, facts Facts) {
 		facts = facts.enter(pred, b)
@@ -257,7 +258,7 @@ func Reach(from ssa.Instruction) []bool {
 				continue
 			}
 			next := facts
-			if _, _, ok := condition(b, si); ok && facts != nil {
+			if v, _, ok := condition(b, si); ok && facts != nil && keep[v] {
 				next = make(Facts, len(facts)+1)
 				for k, v := range facts {
 					next[k] = v
@@ -267,13 +268,129 @@ func Reach(from ssa.Instruction) []bool {
 			visit(b, s, next)
 		}
 	}
-	follow(start, At(start))
+	first := Facts{}
+	for v, outcome := range At(start) {
+		if keep[v] {
+			first[v] = outcome
+		}
+	}
+	follow(start, first)
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
 		follow(it.b, it.facts)
 	}
 	return reached
+}
+
+// telling returns the values of fn whose facts can rule out an edge
+// later on a path: those tested by two Ifs or more, or by an If on a
+// cycle (a path can come round to it), the phis tested and the values
+// they take (a fact passes through a phi). A fact about any other value
+// is learnt at the one If that tests it and never read again, and would
+// only tell apart the states of a path.
+func telling(fn *ssa.Function) map[ssa.Value]bool {
+	keep := map[ssa.Value]bool{}
+	tests := map[ssa.Value]int{}
+	loops := cyclic(fn)
+	var phis []*ssa.Phi
+	for _, b := range fn.Blocks {
+		if v, _, ok := condition(b, 0); ok {
+			tests[v]++
+			if loops[b.Index] {
+				keep[v] = true
+			}
+			if phi, ok := v.(*ssa.Phi); ok {
+				phis = append(phis, phi)
+			}
+		}
+	}
+	for v, n := range tests {
+		if n > 1 {
+			keep[v] = true
+		}
+	}
+	done := map[*ssa.Phi]bool{}
+	for len(phis) > 0 {
+		phi := phis[len(phis)-1]
+		phis = phis[:len(phis)-1]
+		if done[phi] {
+			continue
+		}
+		done[phi], keep[phi] = true, true
+		for _, e := range phi.Edges {
+			if inner, ok := e.(*ssa.Phi); ok {
+				phis = append(phis, inner)
+			}
+			keep[e], keep[canonical(e)] = true, true
+		}
+	}
+	return keep
+}
+
+// cyclic returns, by block index, the blocks of fn that lie on a cycle:
+// those of its strongly connected components with more than one block,
+// and those with an edge to themselves (Tarjan's algorithm, without
+// recursion).
+func cyclic(fn *ssa.Function) []bool {
+	n := len(fn.Blocks)
+	out := make([]bool, n)
+	order := make([]int, n) // 0: not visited yet
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	var stack []int
+	type frame struct{ b, succ int }
+	next := 1
+	enter := func(b int, frames []frame) []frame {
+		order[b], low[b] = next, next
+		next++
+		stack = append(stack, b)
+		onStack[b] = true
+		return append(frames, frame{b, 0})
+	}
+	for root := range fn.Blocks {
+		if order[root] != 0 {
+			continue
+		}
+		frames := enter(root, nil)
+		for len(frames) > 0 {
+			top := &frames[len(frames)-1]
+			b := top.b
+			if succs := fn.Blocks[b].Succs; top.succ < len(succs) {
+				s := succs[top.succ].Index
+				top.succ++
+				switch {
+				case s == b:
+					out[b] = true
+				case order[s] == 0:
+					frames = enter(s, frames)
+				case onStack[s]:
+					low[b] = min(low[b], order[s])
+				}
+				continue
+			}
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				p := frames[len(frames)-1].b
+				low[p] = min(low[p], low[b])
+			}
+			if low[b] != order[b] {
+				continue
+			}
+			i := len(stack) - 1
+			for stack[i] != b {
+				i--
+			}
+			for _, w := range stack[i:] {
+				onStack[w] = false
+				if len(stack)-i > 1 {
+					out[w] = true
+				}
+			}
+			stack = stack[:i]
+		}
+	}
+	return out
 }
 
 func sameFacts(a, b Facts) bool {

@@ -43,6 +43,44 @@ func flag(ok bool, h func()) {
 	mark("after")
 }
 
+func steadyLoop(ok bool, h func(), xs []int) {
+	for range xs {
+		if ok {
+			go h()
+			continue
+		}
+		mark("released")
+	}
+}
+
+func manyTests(ok bool, h func(), a, b, c, d, e, f int) {
+	if ok {
+		go h()
+	}
+	if a > 0 {
+		mark("a")
+	}
+	if b > 0 {
+		mark("b")
+	}
+	if c > 0 {
+		mark("c")
+	}
+	if d > 0 {
+		mark("d")
+	}
+	if e > 0 {
+		mark("e")
+	}
+	if f > 0 {
+		mark("f")
+	}
+	if !ok {
+		mark("released")
+	}
+	mark("after")
+}
+
 func next() func() { return nil }
 
 func redefined() {
@@ -75,9 +113,13 @@ func TestReach(t *testing.T) {
 		fn       string
 		released bool // the mark("released") block is reached
 	}{
-		{"handOff", false},  // g != nil on the way out of the loop
-		{"flag", false},     // ok is true after go h()
-		{"redefined", true}, // the next round defines v anew
+		{"handOff", false},    // g != nil on the way out of the loop
+		{"flag", false},       // ok is true after go h()
+		{"redefined", true},   // the next round defines v anew
+		{"steadyLoop", false}, // ok, tested once, still holds next round
+		// Conditions tested once do not tell paths apart: past six
+		// of them, ok is still known.
+		{"manyTests", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

@@ -1473,11 +1473,12 @@ func (e *engine) call(st *state, common *ssa.CallCommon, instr ssa.Instruction, 
 			e.callbacks(st.held, s, common, fn, dynamic, instr, pos, obs)
 		}
 		for _, it := range s.Releases {
-			m := e.mapItem(it, as, binds, fn, pos)
+			m := e.mapLock(it, as, binds)
 			was, _ := st.held.find(m.Class, m.Mode, m.Inst)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if obs != nil && obs.release != nil {
+				m = e.mapItem(it, as, binds, fn, pos)
 				obs.release(Release{Instr: instr, Pos: pos, Item: m, Matched: ok, Lock: was})
 			}
 		}
@@ -2224,7 +2225,7 @@ func paramItems(items []Item) []Item {
 // Cond-style waits).
 func (e *engine) without(held Set, rel []Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Set {
 	for _, it := range rel {
-		m := e.mapItem(it, as, binds, callee, pos)
+		m := e.mapLock(it, as, binds)
 		held, _ = held.remove(m.Class, m.Mode, m.Inst)
 	}
 	return held
@@ -2248,15 +2249,23 @@ func (e *engine) funcName(fn *ssa.Function) string {
 // mapItem translates an item of the summary of callee into the caller's
 // terms at a call at pos passing as (with binds for a closure).
 func (e *engine) mapItem(it Item, as, binds []ssa.Value, callee *ssa.Function, pos token.Pos) Item {
-	out := it
+	out := e.mapLock(it, as, binds)
 	out.Pos = pos
 	out.Chain = append([]string{e.funcName(callee)}, it.Chain...)
-	out.Inst = e.mapInst(it.Inst, as, binds)
 	out.Unheld = nil
 	for _, u := range it.Unheld {
 		u.Unheld = nil
 		out.Unheld = append(out.Unheld, e.mapItem(u, as, binds, callee, pos))
 	}
+	return out
+}
+
+// mapLock translates what names the lock of an item of a callee's
+// summary (its class and instance) into the caller's terms, and nothing
+// else: enough to find it among the locks held.
+func (e *engine) mapLock(it Item, as, binds []ssa.Value) Item {
+	out := it
+	out.Inst = e.mapInst(it.Inst, as, binds)
 	out.Param, out.Suffix = 0, ""
 	if it.Param > 0 {
 		if p := it.Param - 1; p < len(as) {
@@ -2784,11 +2793,12 @@ func (e *engine) handOff(st *state, g *ssa.Go, obs *observer) {
 	as, binds := args(common), bindings(common)
 	for _, fn := range e.callees(g, common) {
 		for _, it := range e.summary(fn).Releases {
-			m := e.mapItem(it, as, binds, fn, g.Pos())
+			m := e.mapLock(it, as, binds)
 			was, _ := st.held.find(m.Class, m.Mode, m.Inst)
 			var ok bool
 			st.held, ok = st.held.remove(m.Class, m.Mode, m.Inst)
 			if ok && obs != nil && obs.release != nil {
+				m = e.mapItem(it, as, binds, fn, g.Pos())
 				obs.release(Release{Instr: g, Pos: g.Pos(), Item: m, Matched: true, Lock: was})
 			}
 		}

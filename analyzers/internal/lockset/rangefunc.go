@@ -136,7 +136,7 @@ func exitJump(ret *ssa.Return) int64 {
 // starts, after exit x.
 func (e *engine) leave(held Set, x bodyExit, mc *ssa.MakeClosure, body *ssa.Function, pos token.Pos) Set {
 	for _, it := range x.released {
-		m := e.mapItem(it, nil, mc.Bindings, body, pos)
+		m := e.mapLock(it, nil, mc.Bindings)
 		held, _ = held.remove(m.Class, m.Mode, m.Inst)
 	}
 	for _, it := range x.acquired {
