@@ -131,7 +131,11 @@
 //     starting go func() { action() }(), errgroup's g.Go, WaitGroup.Go)
 //     is checked like a go statement at the call: against the caller's
 //     later accesses, other instances when the call is in a loop, and
-//     other goroutines. Across packages, the accessFact of such a
+//     other goroutines. A function literal that a call runs before it returns, in
+//     the caller's goroutine (sort.Slice's less, (*sync.Map).Range's f,
+//     the slices and strings ...Func functions, or a function of the
+//     package that calls its function parameter), makes its accesses
+//     for the caller, also through a parameter it captures. Across packages, the accessFact of such a
 //     function lists the parameters it starts. A function that a call
 //     passes to a callee that calls it from goroutines it starts in a
 //     loop, joined or not (a ParallelizeUntil helper: for each worker,
@@ -512,12 +516,14 @@
 //
 // # What is not modelled
 //
-// A pointer variable that a closure other than a deferred one captures
-// (a parameter a callback closes over) is taken for memory its function
-// made, so accesses through it can be missed as made before publication,
-// unless the closure starts a goroutine with it where it runs (called in
-// place, or passed to a function that calls it: run := func() { go
-// s.worker() }; startWorkers(run)).
+// A local pointer variable that a closure other than a deferred one
+// captures is taken for memory its function made, so accesses through it
+// can be missed as made before publication, unless the closure starts a
+// goroutine with it where it runs (called in place, or passed to a
+// function that calls it: run := func() { go s.worker() };
+// startWorkers(run)). A parameter that closures capture and nothing
+// assigns again is the parameter's value: what the closure does through
+// it, where it runs, the function's callers see.
 // An unguarded access made after its function waited on a WaitGroup of
 // its own is not matched with the guarded accesses of goroutines that
 // defer that WaitGroup's Done first thing and run nothing else (a Serve
@@ -556,9 +562,13 @@
 // site passes, also as the receiver of an interface method of a named
 // function type: var h Handler = HandlerFunc(f); go h.Serve() runs f),
 // so a closure kept in a field, a slice or a map and called from a
-// goroutine later (a handler registered in a mux, then served) is not
-// followed; and goroutines started by other packages, except to run
-// a function passed to them (errgroup's Go).
+// goroutine later (a handler registered in a mux of the program's own,
+// then served) is not followed; and goroutines started by other
+// packages, except to run a function passed to them (errgroup's Go):
+// time.AfterFunc, context.AfterFunc and net/http's handlers are not
+// taken to start goroutines; other functions of the standard library
+// are taken not to call a function passed to them unless they are known
+// to call it before they return (sort.Slice, (*sync.Map).Range, ...).
 //
 // These orderings are not modelled either, and are the most common false
 // findings on real code (cmd/corpus/trials): a lifecycle a state check

@@ -58,6 +58,7 @@ func TestAnalyzer(t *testing.T) {
 		{"cgo", &noFacts, "cgouse", nil},
 		{"goroutines a constructor leaves running on what it returns", &noFacts, "feeds", nil},
 		{"closures run by goroutines a callee leaves running", &noFacts, "workers", nil},
+		{"function literals a call runs before it returns", &noFacts, "runners", nil},
 		{"reads after waiting for every goroutine that writes", &noFacts, "joined", nil},
 		{"disjoint locks, and a test's own types", &noFacts, "collectors", []shape{{
 			primaryFunc: "(*collectors.Board).Tally",

@@ -594,8 +594,12 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 				}
 			}
 			for _, pc := range s.paramCalls {
-				out = append(out, c.passedAccesses(fn, cs, callee, pc, held, signals, up)...)
+				out = append(out, c.liftCaptured(fn, c.passedAccesses(fn, cs, callee, pc, held, signals, up), up)...)
 			}
+			continue
+		}
+		if pc, ok := runsArgument(callee); ok {
+			out = append(out, c.liftCaptured(fn, c.passedAccesses(fn, cs, callee, pc, held, signals, up), up)...)
 			continue
 		}
 		f := c.importFact(callee)
@@ -610,6 +614,38 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 		}
 	}
 	return out
+}
+
+// liftCaptured roots at the parameter the accesses that accs, made by a
+// function literal fn passes to a callee that calls it, make through
+// a parameter of fn the literal captures (its cell holds only the
+// parameter: a receiver the literal closes over), when they are bound
+// for fn's summary (up not nil): fn's callers share that memory. For the
+// checks within fn they stay rooted at the cell, as fn's own accesses
+// through it are.
+func (c *checker) liftCaptured(fn *ssa.Function, accs []*access, up *[]paramCall) []*access {
+	if up == nil {
+		return accs
+	}
+	for _, a := range accs {
+		if p := spilledParam(a.root); p != nil && p.Parent() == fn && a.path != "" {
+			a.root = p
+		}
+	}
+	return accs
+}
+
+// runsArgument returns the call that callee, a function of the standard
+// library, makes of a function argument before it returns (sort.Slice's
+// less, (*sync.Map).Range's f): what that function does, the caller
+// does. sync.Once.Do is left to findOnceFuncs: what it runs happens once,
+// before what it sets up is shared.
+func runsArgument(callee *ssa.Function) (paramCall, bool) {
+	param, ok := lockset.CallsArgument(callee)
+	if !ok || isSyncFunc(callee, "Once", "Do") {
+		return paramCall{}, false
+	}
+	return paramCall{param: param}, true
 }
 
 // passedAccesses returns the accesses of the function that call site cs

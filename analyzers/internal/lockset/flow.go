@@ -508,6 +508,18 @@ func (e *engine) summary(fn *ssa.Function) *Summary {
 	return s
 }
 
+// CallsArgument reports, for a function of the standard library that
+// calls a function argument before it returns, in the calling goroutine
+// (sort.Slice, (*sync.Map).Range, (*sync.Once).Do, ...), the index of
+// that parameter, receiver first.
+func CallsArgument(fn *ssa.Function) (int, bool) {
+	if fn.Blocks != nil {
+		return 0, false
+	}
+	param, ok := syncRunners[fn.String()]
+	return param, ok
+}
+
 // syncRunners are the functions of the standard library that call a
 // function argument before they return, in the calling goroutine, with
 // no lock of the caller's released: the index of that parameter
