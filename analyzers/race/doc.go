@@ -52,7 +52,11 @@
 //   - Wrong lock. An access that holds locks, but not the inferred guard,
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect. A write holding only the read lock of the guard
-//     (RLock) is reported too: other readers run at the same time.
+//     (RLock) is reported too: other readers run at the same time; but
+//     only where the function read-locks the very value whose field it
+//     writes (r.mu.RLock(); r.err = err), not a node or pooled value it
+//     found while holding a container's read lock, whose own protocol
+//     (a reference, ownership) keeps such writes apart.
 //     Where too few functions share a lock to infer a guard, but every
 //     function accessing the object holds some lock there, a write made
 //     by a goroutine the package starts, under locks that do not
@@ -131,7 +135,14 @@
 //     starting go func() { action() }(), errgroup's g.Go, WaitGroup.Go)
 //     is checked like a go statement at the call: against the caller's
 //     later accesses, other instances when the call is in a loop, and
-//     other goroutines. A function literal that a call runs before it returns, in
+//     other goroutines. So is one passed to time.AfterFunc or
+//     context.AfterFunc, which run it in a goroutine of their own; a
+//     handler passed to http.HandleFunc or http.Handle (or a ServeMux's)
+//     outside a test file runs in a goroutine per request, its copies
+//     matched with each other (a test sends its requests one after
+//     another). Two goroutines started in one loop, the second only in a
+//     later round than the first, are not matched on a variable the
+//     loop defines anew each round. A function literal that a call runs before it returns, in
 //     the caller's goroutine (sort.Slice's less, (*sync.Map).Range's f,
 //     the slices and strings ...Func functions, or a function of the
 //     package that calls its function parameter), makes its accesses
@@ -564,11 +575,11 @@
 // so a closure kept in a field, a slice or a map and called from a
 // goroutine later (a handler registered in a mux of the program's own,
 // then served) is not followed; and goroutines started by other
-// packages, except to run a function passed to them (errgroup's Go):
-// time.AfterFunc, context.AfterFunc and net/http's handlers are not
-// taken to start goroutines; other functions of the standard library
-// are taken not to call a function passed to them unless they are known
-// to call it before they return (sort.Slice, (*sync.Map).Range, ...).
+// packages, except to run a function passed to them (errgroup's Go,
+// time.AfterFunc, context.AfterFunc, net/http's handlers); other
+// functions of the standard library are taken not to call a function
+// passed to them unless they are known to call it before they return
+// (sort.Slice, (*sync.Map).Range, ...).
 //
 // These orderings are not modelled either, and are the most common false
 // findings on real code (cmd/corpus/trials): a lifecycle a state check

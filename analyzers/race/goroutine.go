@@ -75,7 +75,7 @@ func (c *checker) checkGoroutines() {
 			}
 			for _, h := range gos[i+1:] {
 				if sp.after(g.stmt, h.stmt) && !sp.ordered(g, h.stmt) {
-					c.checkPair(g, h)
+					c.checkPair(g, sp.sameRound(g, h))
 				}
 			}
 		}
@@ -203,6 +203,11 @@ func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
 		for _, pc := range c.parallelOf(callee) {
 			out = c.addPassed(out, fi, cs, callee, pc, false)
 		}
+		if i, ok := servesArgument[callee.String()]; ok && !c.isLocal(callee) && !c.inTestFile(fi.fn) {
+			// A handler the program serves: the requests of a test
+			// come one after another, as the test sends them.
+			out = c.addPassed(out, fi, cs, callee, paramCall{param: i}, false)
+		}
 	}
 	return out
 }
@@ -230,6 +235,24 @@ func (c *checker) checkCopies(g *goroutine) {
 	}
 }
 
+// startsArgument maps the functions of the standard library that run a
+// function argument in a goroutine of their own, once they have returned,
+// to the index of that parameter (receiver first).
+var startsArgument = map[string]int{
+	"time.AfterFunc":    1,
+	"context.AfterFunc": 1,
+}
+
+// servesArgument maps the functions of the standard library that have a
+// function argument run by a server, in a goroutine per request, many at
+// once, to the index of that parameter (receiver first).
+var servesArgument = map[string]int{
+	"net/http.HandleFunc":             1,
+	"net/http.Handle":                 1,
+	"(*net/http.ServeMux).HandleFunc": 2,
+	"(*net/http.ServeMux).Handle":     2,
+}
+
 // startedParams returns the function-typed parameters (receiver first)
 // of callee, called by common, that a goroutine callee starts and leaves
 // running calls, and whether callee signals (WaitGroup.Done) so that a
@@ -241,6 +264,8 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, di
 	switch {
 	case isSyncMethod(common, "WaitGroup", "Go"):
 		return []int{1}, true
+	case !c.isLocal(callee) && startsArgument[callee.String()] > 0:
+		return []int{startsArgument[callee.String()]}, false
 	case c.isLocal(callee) && direct:
 		return goParams(callee), false
 	case c.isLocal(callee):

@@ -115,7 +115,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 				}
 				continue
 			}
-			if a.write && a.held.readOnly(guard) && c.ownReadLock(a, guard) {
+			if a.write && a.held.readOnly(guard) && c.ownReadLock(a, guard) && c.readLockOnSame(a, guard) {
 				if other := conflicting(a, withGuard); other != nil {
 					c.reportReadLockedWrite(a, other, guard)
 				}
@@ -335,6 +335,37 @@ func (c *checker) ownReadLock(a *access, guard string) bool {
 		}
 	}
 	return !found // held through the callers' context: not known
+}
+
+// readLockOnSame reports whether a, a write holding only the read lock
+// of guard, holds it on the object whose field it writes: its function
+// read-locks the parameter a reaches the field from, and the field is
+// the locked struct's own or that of a struct it holds by value
+// (r.mu.RLock(); r.err = err). A read lock of another object (a cache's, while it fills a
+// node it found; a client's, while it fills a pooled value) is held for
+// that object's fields: what keeps the writes apart is the written
+// object's own protocol (a reference, ownership), which this check cannot
+// see, so no write under it is reported as made under a read lock.
+// Accesses bound from callees are judged as ownReadLock does.
+func (c *checker) readLockOnSame(a *access, guard string) bool {
+	if a.instr == nil || a.chain.len() > 0 {
+		return true
+	}
+	p, ok := a.root.(*ssa.Parameter)
+	if !ok || p.Parent() != a.fn {
+		return false
+	}
+	if len(a.owners) > 0 && !slices.ContainsFunc(a.owners, func(o string) bool {
+		return strings.HasPrefix(guard, "("+o+").") || strings.HasPrefix(guard, "(*"+o+").")
+	}) {
+		return false // a field of a struct the locked one points to
+	}
+	for _, l := range c.locks.HeldBefore(a.instr) {
+		if k, _, ok := instParam(l.Inst); l.Class == guard && ok && k == indexOfParam(a.fn, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // takesGuard reports whether fn holds guard, taken by itself or its

@@ -59,6 +59,7 @@ func TestAnalyzer(t *testing.T) {
 		{"goroutines a constructor leaves running on what it returns", &noFacts, "feeds", nil},
 		{"closures run by goroutines a callee leaves running", &noFacts, "workers", nil},
 		{"function literals a call runs before it returns", &noFacts, "runners", nil},
+		{"functions the standard library runs in goroutines of its own", &noFacts, "starters", nil},
 		{"reads after waiting for every goroutine that writes", &noFacts, "joined", nil},
 		{"disjoint locks, and a test's own types", &noFacts, "collectors", []shape{{
 			primaryFunc: "(*collectors.Board).Tally",

@@ -340,6 +340,26 @@ func (sp *spawner) sameInstance(g ssa.Instruction, root ssa.Value, instr ssa.Ins
 	return seen[instr.Block().Index]
 }
 
+// sameRound returns h, a goroutine started after g, with only the
+// accesses that can reach the instance of their root g's goroutine
+// sees: where h starts only in a later round of a loop that defines the
+// root anew (if i == 0 { time.AfterFunc(d, func() { c.run() }) } else {
+// go c.run() } with c made in each round), the two see different ones.
+func (sp *spawner) sameRound(g, h *goroutine) *goroutine {
+	var keep []*access
+	for _, a := range h.accesses {
+		if sp.sameInstance(g.stmt, a.root, h.stmt) {
+			keep = append(keep, a)
+		}
+	}
+	if len(keep) == len(h.accesses) {
+		return h
+	}
+	out := *h
+	out.accesses = keep
+	return &out
+}
+
 // setupOf returns the instructions of the accesses that the spawner makes
 // before go statement g, itself or through its calls, and never after it
 // in the same call: what sets the goroutine up.

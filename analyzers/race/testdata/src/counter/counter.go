@@ -221,6 +221,40 @@ func Snapshots(list []*Registry) []*Registry {
 	return out
 }
 
+// A Cache hands out nodes it finds under its read lock. What orders the
+// writes of a node's value is the node's own protocol (a reference the
+// caller holds), not the cache's lock.
+type Cache struct {
+	mu    sync.RWMutex
+	nodes map[string]*node
+}
+
+type node struct{ value int }
+
+// Fill writes a node it found under the cache's read lock: the read lock
+// is the cache's, not the node's. Silent.
+func (c *Cache) Fill(k string, v int) {
+	c.mu.RLock()
+	n := c.nodes[k]
+	n.value = v
+	c.mu.RUnlock()
+}
+
+// Drop writes a node under the same read lock. Silent.
+func (c *Cache) Drop(k string) {
+	c.mu.RLock()
+	n := c.nodes[k]
+	n.value = 0
+	c.mu.RUnlock()
+}
+
+// Peek reads a node under the cache's lock.
+func (c *Cache) Peek(k string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nodes[k].value
+}
+
 // locked is an unexported helper that is only called with r.mu held.
 func (r *Registry) locked() int {
 	return len(r.names)
