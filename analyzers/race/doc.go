@@ -527,14 +527,18 @@
 //
 // # What is not modelled
 //
-// A local pointer variable that a closure other than a deferred one
-// captures is taken for memory its function made, so accesses through it
-// can be missed as made before publication, unless the closure starts a
+// A pointer variable that a closure other than a deferred one captures
+// (also a parameter, which Go then keeps in a cell) is taken for memory
+// its function made, so the function's own accesses through it can be
+// missed as made before publication, unless the closure starts a
 // goroutine with it where it runs (called in place, or passed to a
 // function that calls it: run := func() { go s.worker() };
-// startWorkers(run)). A parameter that closures capture and nothing
-// assigns again is the parameter's value: what the closure does through
-// it, where it runs, the function's callers see.
+// startWorkers(run)). What a function literal that a callee runs before
+// returning does through a captured parameter (sort.Slice's less, a
+// helper calling its function parameter) is the function's callers',
+// as the parameter's memory. Treating the function's own accesses the
+// same way was measured on the held-out modules: 148 more findings, 17
+// of them true; the orderings the false ones need come first.
 // An unguarded access made after its function waited on a WaitGroup of
 // its own is not matched with the guarded accesses of goroutines that
 // defer that WaitGroup's Done first thing and run nothing else (a Serve

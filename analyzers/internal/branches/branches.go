@@ -226,7 +226,9 @@ const maxStates = 4
 // path from just after from reaches, following only the edges the facts
 // of the path allow, starting with those of from's block (see At) and
 // the edges taken from there. A block enters the result when a path
-// enters it; from's own block only by coming round again.
+// enters it; from's own block only by coming round again. Only facts
+// that can rule out a later edge are kept (see telling), so that paths
+// differing in conditions tested once share their states.
 func Reach(from ssa.Instruction) []bool {
 	start := from.Block()
 	fn := start.Parent()
