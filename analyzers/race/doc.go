@@ -53,10 +53,12 @@
 //     and conflicts with an access holding the guard: the two locksets do
 //     not intersect. A write holding only the read lock of the guard
 //     (RLock) is reported too: other readers run at the same time; but
-//     only where the function read-locks the very value whose field it
-//     writes (r.mu.RLock(); r.err = err), not a node or pooled value it
-//     found while holding a container's read lock, whose own protocol
-//     (a reference, ownership) keeps such writes apart.
+//     only where the field is the read-locked struct's own (or of a
+//     struct it holds by value) and, where the function takes the read
+//     lock itself, it takes it on the value whose field it writes
+//     (r.mu.RLock(); r.err = err): not a node or pooled value found
+//     while holding a container's read lock, whose own protocol (a
+//     reference, ownership) keeps such writes apart.
 //     Where too few functions share a lock to infer a guard, but every
 //     function accessing the object holds some lock there, a write made
 //     by a goroutine the package starts, under locks that do not

@@ -338,10 +338,10 @@ func (c *checker) ownReadLock(a *access, guard string) bool {
 }
 
 // readLockOnSame reports whether a, a write holding only the read lock
-// of guard, holds it on the object whose field it writes: its function
-// read-locks the parameter a reaches the field from, and the field is
-// the locked struct's own or that of a struct it holds by value
-// (r.mu.RLock(); r.err = err). A read lock of another object (a cache's, while it fills a
+// of guard, holds it on the object whose field it writes: the field is
+// the locked struct's own or that of a struct it holds by value, reached
+// from a parameter, and where the function takes the read lock itself,
+// it takes it on that parameter (r.mu.RLock(); r.err = err). A read lock of another object (a cache's, while it fills a
 // node it found; a client's, while it fills a pooled value) is held for
 // that object's fields: what keeps the writes apart is the written
 // object's own protocol (a reference, ownership), which this check cannot
@@ -360,12 +360,17 @@ func (c *checker) readLockOnSame(a *access, guard string) bool {
 	}) {
 		return false // a field of a struct the locked one points to
 	}
+	found := false
 	for _, l := range c.locks.HeldBefore(a.instr) {
-		if k, _, ok := instParam(l.Inst); l.Class == guard && ok && k == indexOfParam(a.fn, p) {
+		if l.Class != guard {
+			continue
+		}
+		found = true
+		if k, _, ok := instParam(l.Inst); ok && k == indexOfParam(a.fn, p) {
 			return true
 		}
 	}
-	return false
+	return !found // held through the callers' context, on a field of its struct
 }
 
 // takesGuard reports whether fn holds guard, taken by itself or its
