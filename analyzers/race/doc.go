@@ -137,19 +137,20 @@
 //     starting go func() { action() }(), errgroup's g.Go, WaitGroup.Go)
 //     is checked like a go statement at the call: against the caller's
 //     later accesses, other instances when the call is in a loop, and
-//     other goroutines. So is one passed to time.AfterFunc or
-//     context.AfterFunc, which run it in a goroutine of their own; a
-//     handler passed to http.HandleFunc or http.Handle (or a ServeMux's)
-//     outside a test file runs in a goroutine per request, its copies
-//     matched with each other (a test sends its requests one after
-//     another). Two goroutines started in one loop, the second only in a
-//     later round than the first, are not matched on a variable the
-//     loop defines anew each round. A function literal that a call runs before it returns, in
-//     the caller's goroutine (sort.Slice's less, (*sync.Map).Range's f,
-//     the slices and strings ...Func functions, or a function of the
-//     package that calls its function parameter), makes its accesses
-//     for the caller, also through a parameter it captures. Across packages, the accessFact of such a
-//     function lists the parameters it starts. A function that a call
+//     other goroutines. Across packages, the accessFact of such a callee
+//     lists the parameters it starts. So is a function passed to
+//     time.AfterFunc or context.AfterFunc, which run it in a goroutine
+//     of their own; a handler passed to http.HandleFunc or http.Handle
+//     (or a ServeMux's) outside a test file runs in a goroutine per
+//     request, its copies matched with each other (a test sends its
+//     requests one after another). Two goroutines started in one loop,
+//     the second only in a later round than the first, are not matched
+//     on a variable the loop defines anew each round. A function literal
+//     that a call runs before it returns, in the caller's goroutine
+//     (sort.Slice's less, (*sync.Map).Range's f, the slices and strings
+//     ...Func functions, or a function of the package that calls its
+//     function parameter), makes its accesses for the caller, also
+//     through a parameter it captures. A function that a call
 //     passes to a callee that calls it from goroutines it starts in a
 //     loop, joined or not (a ParallelizeUntil helper: for each worker,
 //     go func() { ...; work(piece) }()), runs in several copies at once:

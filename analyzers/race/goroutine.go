@@ -265,7 +265,7 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, di
 	case isSyncMethod(common, "WaitGroup", "Go"):
 		return []int{1}, true
 	case !c.isLocal(callee) && startsArgument[callee.String()] > 0:
-		return []int{startsArgument[callee.String()]}, false
+		return []int{startsArgument[callee.String()]}, false // time.AfterFunc
 	case c.isLocal(callee) && direct:
 		return goParams(callee), false
 	case c.isLocal(callee):

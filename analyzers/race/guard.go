@@ -339,13 +339,13 @@ func (c *checker) ownReadLock(a *access, guard string) bool {
 
 // readLockOnSame reports whether a, a write holding only the read lock
 // of guard, holds it on the object whose field it writes: the field is
-// the locked struct's own or that of a struct it holds by value, reached
-// from a parameter, and where the function takes the read lock itself,
-// it takes it on that parameter (r.mu.RLock(); r.err = err). A read lock of another object (a cache's, while it fills a
-// node it found; a client's, while it fills a pooled value) is held for
-// that object's fields: what keeps the writes apart is the written
-// object's own protocol (a reference, ownership), which this check cannot
-// see, so no write under it is reported as made under a read lock.
+// the locked struct's own (or that of a struct it holds by value),
+// reached from a parameter, and where the function takes the read lock
+// itself, it takes it on that parameter (r.mu.RLock(); r.err = err). A
+// read lock of another object (a cache's, while it fills a node it
+// found; a client's, while it fills a pooled value) is held for that
+// object's fields: what keeps such writes apart is the written object's
+// own protocol (a reference, ownership), which this check cannot see.
 // Accesses bound from callees are judged as ownReadLock does.
 func (c *checker) readLockOnSame(a *access, guard string) bool {
 	if a.instr == nil || a.chain.len() > 0 {

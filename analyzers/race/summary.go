@@ -616,13 +616,13 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 	return out
 }
 
-// liftCaptured roots at the parameter the accesses that accs, made by a
-// function literal fn passes to a callee that calls it, make through
-// a parameter of fn the literal captures (its cell holds only the
-// parameter: a receiver the literal closes over), when they are bound
-// for fn's summary (up not nil): fn's callers share that memory. For the
-// checks within fn they stay rooted at the cell, as fn's own accesses
-// through it are.
+// liftCaptured roots at the parameter the accesses of accs that a
+// function literal, passed by fn to a callee that calls it, makes through
+// a parameter of fn it captures (a cell holding only the parameter: a
+// receiver the literal closes over). It does so only where the accesses
+// are bound for fn's summary (up not nil): fn's callers share that
+// memory. For the checks within fn they stay rooted at the cell, as fn's
+// own accesses through it are.
 func (c *checker) liftCaptured(fn *ssa.Function, accs []*access, up *[]paramCall) []*access {
 	if up == nil {
 		return accs
