@@ -14,6 +14,7 @@ package branches
 
 import (
 	"go/token"
+	"maps"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -62,12 +63,20 @@ func On(from, to *ssa.BasicBlock) Facts {
 // were learnt, whatever the path runs again.
 func (f Facts) Steady() Facts {
 	out := Facts{}
+	var loops []bool // by block index, of the function of f's instructions
 	for v, outcome := range f {
 		switch x := v.(type) {
 		case *ssa.Parameter, *ssa.FreeVar:
 			out[v] = outcome
 		case ssa.Instruction:
-			if b := x.Block(); b != nil && !Reachable(b)[b.Index] {
+			b := x.Block()
+			if b == nil {
+				continue
+			}
+			if loops == nil {
+				loops = cyclic(b.Parent())
+			}
+			if !loops[b.Index] {
 				out[v] = outcome
 			}
 		}
@@ -178,11 +187,7 @@ func (f Facts) enter(pred, b *ssa.BasicBlock) Facts {
 	copied := false
 	cp := func() {
 		if !copied {
-			out = make(Facts, len(f))
-			for k, v := range f {
-				out[k] = v
-			}
-			copied = true
+			out, copied = maps.Clone(f), true
 		}
 	}
 	for _, instr := range b.Instrs {
@@ -244,7 +249,7 @@ func Reach(from ssa.Instruction) []bool {
 		facts = facts.enter(pred, b)
 		reached[b.Index] = true
 		for _, s := range seen[b.Index] {
-			if sameFacts(s, facts) || len(s) == 0 {
+			if maps.Equal(s, facts) || len(s) == 0 {
 				return // (no facts: every edge was followed already)
 			}
 		}
@@ -261,10 +266,7 @@ func Reach(from ssa.Instruction) []bool {
 			}
 			next := facts
 			if v, _, ok := condition(b, si); ok && facts != nil && keep[v] {
-				next = make(Facts, len(facts)+1)
-				for k, v := range facts {
-					next[k] = v
-				}
+				next = maps.Clone(facts)
 				next.learn(b, si)
 			}
 			visit(b, s, next)
@@ -393,16 +395,4 @@ func cyclic(fn *ssa.Function) []bool {
 		}
 	}
 	return out
-}
-
-func sameFacts(a, b Facts) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
