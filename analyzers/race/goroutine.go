@@ -203,7 +203,7 @@ func (c *checker) runInParallel(fi *funcInfo, cs callSite) []*goroutine {
 		for _, pc := range c.parallelOf(callee) {
 			out = c.addPassed(out, fi, cs, callee, pc, false)
 		}
-		if i, ok := servesArgument[callee.String()]; ok && !c.isLocal(callee) && !c.inTestFile(fi.fn) {
+		if i, ok := c.libraryParam(servesArgument, callee); ok && !c.inTestFile(fi.fn) {
 			// A handler the program serves: the requests of a test
 			// come one after another, as the test sends them.
 			out = c.addPassed(out, fi, cs, callee, paramCall{param: i}, false)
@@ -264,8 +264,6 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, di
 	switch {
 	case isSyncMethod(common, "WaitGroup", "Go"):
 		return []int{1}, true
-	case !c.isLocal(callee) && startsArgument[callee.String()] > 0:
-		return []int{startsArgument[callee.String()]}, false // time.AfterFunc
 	case c.isLocal(callee) && direct:
 		return goParams(callee), false
 	case c.isLocal(callee):
@@ -276,10 +274,23 @@ func (c *checker) startedParams(common *ssa.CallCommon, callee *ssa.Function, di
 		}
 		return params, s.signals
 	}
+	if i, ok := c.libraryParam(startsArgument, callee); ok {
+		return []int{i}, false // time.AfterFunc
+	}
 	if f := c.importFact(callee); f != nil {
 		return f.Starts, f.Signals
 	}
 	return nil, false
+}
+
+// libraryParam returns the parameter index that table (startsArgument,
+// servesArgument) gives callee, a function of another package.
+func (c *checker) libraryParam(table map[string]int, callee *ssa.Function) (int, bool) {
+	if c.isLocal(callee) {
+		return 0, false
+	}
+	i, ok := table[callee.String()]
+	return i, ok
 }
 
 // handsOff reports whether call passes v for a parameter that a goroutine
