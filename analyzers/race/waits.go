@@ -31,8 +31,8 @@ const maxWaitCount = 8
 // at merges) over the waits of each block and the receive cases of the
 // selects its predecessors branch on. A Close that receives once from
 // each of two loops' done channel waits on it twice. A block that calls
-// a function that never returns (t.Fatalf, log.Fatal: see noReturn)
-// leads nowhere: select { case <-done: case <-time.After(d):
+// a function that never returns (t.Fatalf, log.Fatal, which go/ssa ends
+// the block at, or a testing.TB's Fatalf: see noReturn) leads nowhere: select { case <-done: case <-time.After(d):
 // t.Fatalf("timeout") } waits on done.
 func mustWaitIn(fn *ssa.Function, key waitKey) []map[string]int {
 	in := make([]map[string]int, len(fn.Blocks))
