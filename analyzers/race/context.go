@@ -63,6 +63,9 @@ type contexts struct {
 	// calls, a method of a type passed as an interface value): how they
 	// run, under which locks, is not known.
 	unknown map[*ssa.Function]bool
+	// sites lists the entry sites of the functions whose every entry
+	// the package sees (see exclusiveWhen).
+	sites map[*ssa.Function][]entrySite
 }
 
 // computeContexts finds the entry sites of the package's functions and
@@ -71,7 +74,7 @@ type contexts struct {
 // there plus the caller's own context.
 func (c *checker) computeContexts() {
 	c.ctx = contexts{held: map[*ssa.Function]heldSet{}, callers: map[*ssa.Function][]*ssa.Function{},
-		exclusive: map[*ssa.Function]bool{}, unknown: map[*ssa.Function]bool{}}
+		exclusive: map[*ssa.Function]bool{}, unknown: map[*ssa.Function]bool{}, sites: map[*ssa.Function][]entrySite{}}
 	local := map[*ssa.Function]bool{}
 	for _, fn := range c.funcs {
 		local[fn] = true
@@ -89,7 +92,7 @@ func (c *checker) computeContexts() {
 				ops = c.scanEntries(fn, instr, local, sites, open, invoked, cb, ops)
 				if call, ok := instr.(*ssa.Call); ok && call.Call.IsInvoke() {
 					for _, impl := range c.implementations(call.Call.Value.Type(), call.Call.Method) {
-						invokes[impl] = append(invokes[impl], entrySite{caller: fn, call: call, exclusive: c.freshReceiver(fn, call)})
+						invokes[impl] = append(invokes[impl], entrySite{caller: fn, call: call, exclusive: c.freshReceiver(fn, call) || c.ownedReceiver(call)})
 					}
 				}
 				if g, ok := instr.(*ssa.Go); ok {
@@ -153,6 +156,7 @@ func (c *checker) computeContexts() {
 			exclusive = exclusive && s.exclusive
 		}
 		c.ctx.exclusive[fn] = exclusive
+		c.ctx.sites[fn] = sites[fn]
 		eligible = append(eligible, fn)
 		top[fn] = true
 	}
@@ -203,6 +207,40 @@ func (c *checker) computeContexts() {
 			c.ctx.exclusive[fn] = true
 		}
 	}
+}
+
+// exclusiveWhen reports whether a, an access its function makes only
+// where boolean parameters have the values a.conds wants, runs only on
+// memory not yet published: every entry site that can pass those values
+// calls the function on memory its caller has not published (a
+// constructor tagging the span it builds with setTag(k, v, false), where
+// setTag locks only when asked).
+func (c *checker) exclusiveWhen(a *access) bool {
+	return len(a.conds) > 0 && c.exclusiveUnder(a.fn, a.conds, 0)
+}
+
+// exclusiveUnder reports whether fn, where its boolean parameters have
+// the values conds wants, runs only on memory not yet published, as
+// exclusiveWhen; a site passing a parameter of its caller on is followed
+// up to maxCondDepth callers.
+func (c *checker) exclusiveUnder(fn *ssa.Function, conds []paramCond, depth int) bool {
+	sites, ok := c.ctx.sites[fn]
+	if !ok || depth >= maxCondDepth {
+		return false
+	}
+	for _, s := range sites {
+		if s.common == nil {
+			return false
+		}
+		up, can := bindConds(conds, s.caller, s.common)
+		if !can {
+			continue // passes a value the access rules out
+		}
+		if !s.exclusive && !c.ctx.exclusive[s.caller] && (len(up) == 0 || !c.exclusiveUnder(s.caller, up, depth+1)) {
+			return false
+		}
+	}
+	return true
 }
 
 // heldAtSites returns the locks held at every entry site of fn whose
@@ -363,7 +401,7 @@ func (c *checker) scanEntries(fn *ssa.Function, instr ssa.Instruction, local map
 		case *ssa.Call:
 			if instr.Call.Value == *op {
 				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: c.heldBefore(instr),
-					exclusive: c.freshReceiver(fn, instr), common: &instr.Call, conds: c.paramConds(instr)})
+					exclusive: c.freshReceiver(fn, instr) || c.ownedReceiver(instr), common: &instr.Call, conds: c.paramConds(instr)})
 			} else if callee.Parent() != nil {
 				h := c.heldBefore(instr).union(c.paramCallHeld(instr, *op))
 				sites[callee] = append(sites[callee], entrySite{caller: fn, call: instr, held: h})

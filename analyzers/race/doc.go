@@ -316,6 +316,33 @@
 // that does not return (a test that calls t.Skip first thing starts none
 // of its goroutines), which go/ssa does not build.
 //
+// Nor what a function does to an object it owns alone: after it dropped
+// the object's last reference (if atomic.AddInt32(&s.refs, -1) == 0 {
+// s.reset() }, or the early return if s.refs.Add(-1) > 0 { return }):
+// every other holder released its reference after its own accesses, and
+// the atomic decrements order them; or before it puts the object back in
+// a sync.Pool (s.reset(); pool.Put(s)), which hands it to the pool's
+// next user. Only the object's own memory is meant (s.tags, and the
+// fields of a struct it holds by value), not what it points to (s.tracer
+// is shared with other spans); a method the package calls only so (the
+// reset) is not checked against the object's lock.
+//
+// Where a function takes a lock only when a boolean parameter asks it to
+// (if lock { s.mu.Lock(); defer s.mu.Unlock() }), what it does past that
+// branch holds the lock or not as the caller's argument says: a caller
+// passing true makes the locked accesses, one passing false the others,
+// and one passing its own parameter on leaves the choice to its callers.
+// An access made only for a value that every caller passing it makes on
+// an object not yet published (a constructor tagging the span it builds
+// with setTag(k, v, false)) is not checked against the lock.
+//
+// The exported methods of an unexported type are taken to be called
+// while a goroutine of the type runs only where other packages can call
+// them: through an interface the type is converted to, or promoted to an
+// exported type. Otherwise the package's own calls of them (a
+// constructor calling v.Start once, before it starts its loops) are all
+// there is, and the checks follow those.
+//
 // Nor what only a caller breaking the package's documented contract can
 // cause (after RacerD's @NotThreadSafe, the documentation moves the duty
 // to the caller): a side made in or through an exported function whose
@@ -600,10 +627,9 @@
 // the test's message already has);
 // and instances told apart only by how they were made (a response fresh
 // from a call against the cache's copies). A helper that locks only when
-// a flag says its caller does not (if !locked { c.mu.Lock(); defer
-// c.mu.Unlock() }) makes its accesses after that branch without the lock
-// as far as the race analyzer knows (the lock analyzer follows the
-// constant a call passes; this one does not).
+// a flag asks it to is followed for one such flag per function, and only
+// where the flag is a parameter its callers pass a constant or their own
+// parameter for (not a field, nor a value a call computes).
 // An exported function runs with no lock on entry, whatever the
 // package's own callers hold (other packages may call it without
 // them): a lock a goroutine was handed (mu.Lock(); go withRecover(func()

@@ -25,6 +25,17 @@ type funcInfo struct {
 type callSite struct {
 	instr ssa.CallInstruction
 	held  heldSet
+	// flagged holds, for a call whose locks depend on a boolean
+	// parameter of its function (see splitOnFlag), the locks held for
+	// each of its values; held is what both hold.
+	flagged []flagged
+}
+
+// A flagged is the set of locks held at a point when a boolean parameter
+// has the value cond wants.
+type flagged struct {
+	cond paramCond
+	held heldSet
 }
 
 // info returns the funcInfo of fn, computing it on first use.
@@ -77,7 +88,70 @@ func (c *checker) info(fn *ssa.Function) *funcInfo {
 			}
 		}
 	}
+	c.splitOnFlag(fi, ctx)
 	return fi
+}
+
+// splitOnFlag tells apart, in fi, the accesses and calls made holding
+// locks that fn takes only when a boolean parameter asks it to (if lock
+// { s.mu.Lock(); defer s.mu.Unlock() }): each access becomes one for
+// each value of the parameter, holding the locks held then, and each
+// call keeps both sets (see callSite.flagged). A caller passing true
+// then binds the locked access only. A function that takes the lock on
+// some paths and releases it on others (lockset.Summary.Neutral) is left
+// to heldBefore.
+func (c *checker) splitOnFlag(fi *funcInfo, ctx heldSet) {
+	fn := fi.fn
+	if len(c.locks.Summary(fn).Neutral) > 0 {
+		return
+	}
+	flags := c.locks.LockFlags(fn)
+	if len(flags) == 0 {
+		return
+	}
+	p := flags[0]
+	i := indexOfParam(fn, p)
+	// variants returns the locks held at instr for each value of p that
+	// reaches it; nil when they are those held on every path, held.
+	variants := func(instr ssa.Instruction, held heldSet) []flagged {
+		var out []flagged
+		same := true
+		for _, want := range []bool{true, false} {
+			set, ok := c.locks.HeldBeforeWhen(instr, p, want)
+			if !ok {
+				same = false
+				continue
+			}
+			h := c.heldOf(instr, set).union(ctx)
+			same = same && equalHeld(h, held)
+			out = append(out, flagged{cond: paramCond{param: i, want: want}, held: h})
+		}
+		if same {
+			return nil
+		}
+		return out
+	}
+	var accs []*access
+	for _, a := range fi.accesses {
+		vs := variants(a.instr, a.held)
+		if vs == nil {
+			accs = append(accs, a)
+			continue
+		}
+		for _, v := range vs {
+			b := *a
+			b.held = v.held
+			b.conds = append(slices.Clip(a.conds), v.cond)
+			accs = append(accs, &b)
+		}
+	}
+	fi.accesses = accs
+	for j, cs := range fi.calls {
+		if _, ok := cs.instr.(*ssa.Go); ok {
+			continue
+		}
+		fi.calls[j].flagged = variants(cs.instr, cs.held)
+	}
 }
 
 func (c *checker) addAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction, addr ssa.Value, write bool, ctx heldSet) {
@@ -275,6 +349,9 @@ func (c *checker) record(fi *funcInfo, esc *escapes, instr ssa.Instruction, a *a
 		a.owners = fieldOwners(addr)
 		a.ownBase = c.ownStorage(addr)
 	}
+	if owned(c.ownedRoots(instr), a) {
+		return
+	}
 	root := a.root
 	if g, ok := root.(*ssa.Global); ok {
 		if v, ok := g.Object().(*types.Var); ok {
@@ -452,7 +529,12 @@ func findOnceFuncs(funcs []*ssa.Function) map[*ssa.Function]bool {
 // heldBefore returns the locks that the lockset analysis says must be
 // held just before instr.
 func (c *checker) heldBefore(instr ssa.Instruction) heldSet {
-	set := c.locks.HeldBefore(instr)
+	return c.heldOf(instr, c.locks.HeldBefore(instr))
+}
+
+// heldOf returns set, the locks the lockset analysis says are held just
+// before instr, as a heldSet.
+func (c *checker) heldOf(instr ssa.Instruction, set lockset.Set) heldSet {
 	var neutral []lockset.Item
 	if fn := instr.Parent(); fn != nil {
 		// A function that locks only when asked runs, where it does

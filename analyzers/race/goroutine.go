@@ -981,16 +981,21 @@ func pathKey(a *access) string {
 }
 
 // methodsOf returns the exported methods, declared in this package, of
-// the named type that recv points to.
+// the named type that recv points to, which other packages can call.
 func (c *checker) methodsOf(recv types.Type) []*ssa.Function {
 	named, ok := types.Unalias(derefType(recv)).(*types.Named)
 	if !ok || named.Obj().Pkg() != c.pass.Pkg || named.TypeParams().Len() > 0 {
 		return nil
 	}
+	// A method of an unexported type is called from other packages only
+	// through an interface value or promoted to an exported type; the
+	// package's own calls of it show when it runs (a validator's Start,
+	// called once by the constructor before its loop starts).
+	hidden := !named.Obj().Exported() && !c.inInterfaces(named.Obj())
 	var out []*ssa.Function
 	for i := 0; i < named.NumMethods(); i++ {
 		obj := named.Method(i)
-		if !obj.Exported() {
+		if !obj.Exported() || hidden && !c.promoted(obj) {
 			continue
 		}
 		if m := c.pkg.Prog.FuncValue(obj); m != nil && len(m.Params) > 0 && c.isLocal(m) {

@@ -67,7 +67,7 @@ func (c *checker) checkGuards() {
 				// helpers, which its runner calls one at a time.
 				continue
 			}
-			if a.preEscape || a.goEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) {
+			if a.preEscape || a.goEscape || a.obj.owner != nil && c.runsIn(fn, a.obj.owner, 0) || c.exclusiveWhen(a) {
 				// A local variable's own function orders its accesses
 				// with the goroutines it starts; see checkGoroutines.
 				continue

@@ -100,6 +100,7 @@ type checker struct {
 	tests          *testTypes                                    // see testTypeFlow
 	solo           map[*ssa.Function]bool                        // see soloTest
 	imported       map[*types.Func]*accessFact                   // see importFact
+	lastRefs       map[*ssa.Function][]lastRef                   // see lastRefRoots
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

@@ -61,6 +61,8 @@ func TestAnalyzer(t *testing.T) {
 		{"function literals a call runs before it returns", &noFacts, "runners", nil},
 		{"functions the standard library runs in goroutines of its own", &noFacts, "starters", nil},
 		{"reads after waiting for every goroutine that writes", &noFacts, "joined", nil},
+		{"resets after the last reference is released", &noFacts, "refcounts", nil},
+		{"locks taken only when a flag asks", &noFacts, "condlocks", nil},
 		{"disjoint locks, and a test's own types", &noFacts, "collectors", []shape{{
 			primaryFunc: "(*collectors.Board).Tally",
 			objects:     []string{"(collectors.Counts).Success", "(collectors.peerStats).counts"},

@@ -580,6 +580,18 @@ func (c *checker) callAccesses(fn *ssa.Function, cs callSite, signals *bool) []*
 // appended to *up, when not nil, where cs passes a parameter of fn on.
 func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool, up *[]paramCall) []*access {
 	var out []*access
+	if len(cs.flagged) > 0 {
+		// Bound once for each value of the flag that decides the locks
+		// held at the call (see splitOnFlag).
+		for _, v := range cs.flagged {
+			one := callSite{instr: cs.instr, held: v.held}
+			for _, a := range c.bindCallAccesses(fn, one, signals, up) {
+				a.conds = append(slices.Clip(a.conds), v.cond)
+				out = append(out, a)
+			}
+		}
+		return out
+	}
 	held := cs.held
 	if _, ok := cs.instr.(*ssa.Go); ok {
 		held = nil // a new goroutine holds no locks
@@ -612,6 +624,9 @@ func (c *checker) bindCallAccesses(fn *ssa.Function, cs callSite, signals *bool,
 				out = append(out, a)
 			}
 		}
+	}
+	if roots := c.ownedRoots(cs.instr); len(roots) > 0 {
+		out = slices.DeleteFunc(out, func(a *access) bool { return owned(roots, a) })
 	}
 	return out
 }
@@ -830,17 +845,7 @@ func comparedParam(fn *ssa.Function, cond ssa.Value) (paramCond, bool) {
 	}
 	x, y := bin.X, bin.Y
 	if _, isConst := x.(*ssa.Const); isConst {
-		x, y = y, x
-		switch op { // 0 < interval is interval > 0
-		case token.LSS:
-			op = token.GTR
-		case token.LEQ:
-			op = token.GEQ
-		case token.GTR:
-			op = token.LSS
-		case token.GEQ:
-			op = token.LEQ
-		}
+		x, y, op = y, x, mirror(op) // 0 < interval is interval > 0
 	}
 	prm, isParam := storedOnce(x).(*ssa.Parameter) // a captured parameter is loaded from its cell
 	k, isConst := y.(*ssa.Const)

@@ -180,7 +180,10 @@
 // s.unsubscribe(code, false), which sends only if its flag is true)
 // applies a summary of the callee computed with the branches that
 // constant rules out left out; other calls, and the callee's own flows,
-// take both branches.
+// take both branches. Result.LockFlags names the boolean parameters whose
+// branches hold a lock effect (if lock { mu.Lock(); defer mu.Unlock() }),
+// and Result.HeldBeforeWhen gives the locks held at a point for each
+// value of one, for analyzers that tell the two apart.
 //
 // A function that both acquires and releases a lock without holding it
 // on return leaves it as its caller had it (Summary.Neutral: if lock {

@@ -179,8 +179,9 @@ type engine struct {
 
 	// fixed holds the boolean parameters fixed while a specialized
 	// summary is computed, special those summaries (see summaryWith).
-	fixed   map[*ssa.Parameter]bool
-	special map[specialKey]*Summary
+	fixed        map[*ssa.Parameter]bool
+	special      map[specialKey]*Summary
+	specialFlows map[specialKey]*flow // see heldBeforeWhen
 
 	// chanPaired lists the classes of the channels used as mutexes
 	// that some function acquires and then releases while it holds them
@@ -197,28 +198,29 @@ const maxItems = 64
 
 func newEngine(pkg *ssa.Package, funcs []*ssa.Function, importFact func(types.Object, *Summary) bool) *engine {
 	e := &engine{
-		pkg:        pkg,
-		fset:       pkg.Prog.Fset,
-		cls:        NewClassifier(funcs),
-		importFact: importFact,
-		summaries:  map[*ssa.Function]*Summary{},
-		busy:       map[*ssa.Function]bool{},
-		base:       map[*ssa.Function]*flow{},
-		final:      map[*ssa.Function]*flow{},
-		entries:    map[*ssa.Function]Set{},
-		entryBusy:  map[*ssa.Function]bool{},
-		callsites:  map[*ssa.Function][]*ssa.Call{},
-		taken:      map[*ssa.Function]bool{},
-		takenObj:   map[types.Object]bool{},
-		runsites:   map[*ssa.Function][]ssa.CallInstruction{},
-		escapes:    map[*ssa.Function]bool{},
-		escapesObj: map[types.Object]bool{},
-		invoked:    map[string]bool{},
-		impls:      map[implKey][]*ssa.Function{},
-		opaque:     map[*ssa.Function]bool{},
-		ctorFields: map[*ssa.Function]map[string]int{},
-		special:    map[specialKey]*Summary{},
-		exits:      map[*ssa.Function][]bodyExit{},
+		pkg:          pkg,
+		fset:         pkg.Prog.Fset,
+		cls:          NewClassifier(funcs),
+		importFact:   importFact,
+		summaries:    map[*ssa.Function]*Summary{},
+		busy:         map[*ssa.Function]bool{},
+		base:         map[*ssa.Function]*flow{},
+		final:        map[*ssa.Function]*flow{},
+		entries:      map[*ssa.Function]Set{},
+		entryBusy:    map[*ssa.Function]bool{},
+		callsites:    map[*ssa.Function][]*ssa.Call{},
+		taken:        map[*ssa.Function]bool{},
+		takenObj:     map[types.Object]bool{},
+		runsites:     map[*ssa.Function][]ssa.CallInstruction{},
+		escapes:      map[*ssa.Function]bool{},
+		escapesObj:   map[types.Object]bool{},
+		invoked:      map[string]bool{},
+		impls:        map[implKey][]*ssa.Function{},
+		opaque:       map[*ssa.Function]bool{},
+		ctorFields:   map[*ssa.Function]map[string]int{},
+		special:      map[specialKey]*Summary{},
+		specialFlows: map[specialKey]*flow{},
+		exits:        map[*ssa.Function][]bodyExit{},
 	}
 	if len(funcs) > 0 {
 		// The package initializer stores package-level variables.
@@ -270,6 +272,7 @@ func (e *engine) reset() {
 	e.entries = map[*ssa.Function]Set{}
 	e.entryBusy = map[*ssa.Function]bool{}
 	e.special = map[specialKey]*Summary{}
+	e.specialFlows = map[specialKey]*flow{}
 	e.exits = map[*ssa.Function][]bodyExit{}
 }
 
@@ -579,6 +582,43 @@ func (e *engine) summaryWith(fn *ssa.Function, fixed map[*ssa.Parameter]bool) *S
 	e.fixed = nil
 	e.special[key] = sp
 	return sp
+}
+
+// heldBeforeWhen returns the locks held on every path to instr that
+// takes the branches on boolean parameter p as p == want does, from fn's
+// entry lockset; false when no such path reaches instr.
+func (e *engine) heldBeforeWhen(instr ssa.Instruction, p *ssa.Parameter, want bool) (Set, bool) {
+	fn := instr.Parent()
+	key := specialKey{fn: fn, mask: strconv.Itoa(paramIndex(p)) + ":" + strconv.FormatBool(want) + " "}
+	f, ok := e.specialFlows[key]
+	if !ok {
+		entry := e.entry(fn)
+		e.summary(fn)
+		e.fixed = map[*ssa.Parameter]bool{p: want}
+		f = e.solve(fn, entry)
+		e.fixed = nil
+		e.specialFlows[key] = f
+	}
+	if b := instr.Block(); b == nil || f.in[b.Index] == nil {
+		return nil, false
+	}
+	return f.heldBefore(e, instr), true
+}
+
+// lockFlags returns the boolean parameters of fn that decide branches
+// holding a lock operation or a call with a lock effect (if lock {
+// mu.Lock(); defer mu.Unlock() }).
+func (e *engine) lockFlags(fn *ssa.Function) []*ssa.Parameter {
+	var out []*ssa.Parameter
+	for _, p := range fn.Params {
+		if !isBool(p.Type()) || !e.branchesOn(p) {
+			continue
+		}
+		if e.rulesOutEffects(fn, map[*ssa.Parameter]bool{p: true}) || e.rulesOutEffects(fn, map[*ssa.Parameter]bool{p: false}) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // rulesOutEffects reports whether the branches that fixed rules out in

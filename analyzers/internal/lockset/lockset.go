@@ -144,6 +144,31 @@ func (r *Result) HeldBefore(instr ssa.Instruction) Set {
 	return r.e.finalFlow(fn).heldBefore(r.e, instr)
 }
 
+// LockFlags returns the boolean parameters of fn that decide whether it
+// takes or releases a lock (if lock { mu.Lock(); defer mu.Unlock() }):
+// which locks are held past such a branch depends on the caller's
+// argument, which HeldBeforeWhen tells apart.
+func (r *Result) LockFlags(fn *ssa.Function) []*ssa.Parameter {
+	if fn.Blocks == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e.lockFlags(fn)
+}
+
+// HeldBeforeWhen is HeldBefore on the paths to instr that take the
+// branches on p, a boolean parameter of instr's function, as p == want
+// does; false when no such path reaches instr.
+func (r *Result) HeldBeforeWhen(instr ssa.Instruction, p *ssa.Parameter, want bool) (Set, bool) {
+	if instr.Parent() == nil || p.Parent() != instr.Parent() {
+		return nil, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e.heldBeforeWhen(instr, p, want)
+}
+
 // Ref returns the reference (class and instance) of the mutex v points to.
 func (r *Result) Ref(v ssa.Value) (Ref, bool) { return r.Classifier.Ref(v) }
 

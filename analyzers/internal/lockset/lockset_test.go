@@ -145,3 +145,38 @@ func funcNamed(ls *lockset.Result, name string) *ssa.Function {
 	}
 	return nil
 }
+
+func TestHeldBeforeWhen(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), probe, "c")
+	for _, r := range results {
+		ls := r.Pass.ResultOf[lockset.Analyzer].(*lockset.Result)
+		add := funcNamed(ls, "(*Counter).add")
+		if add == nil {
+			t.Fatal("no func (*Counter).add")
+		}
+		flags := ls.LockFlags(add)
+		if len(flags) != 1 || flags[0].Name() != "lock" {
+			t.Fatalf("LockFlags((*Counter).add) = %v, want [lock]", flags)
+		}
+		if got := ls.LockFlags(funcNamed(ls, "(*Counter).Add")); len(got) != 0 {
+			t.Errorf("LockFlags((*Counter).Add) = %v, want none", got)
+		}
+		var probeCall ssa.Instruction
+		for _, b := range add.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(*ssa.Call); ok && call.Call.StaticCallee() != nil && call.Call.StaticCallee().Name() == "probe" {
+					probeCall = call
+				}
+			}
+		}
+		for _, tt := range []struct {
+			want bool
+			held string
+		}{{true, "(c.Counter).mu"}, {false, ""}} {
+			set, ok := ls.HeldBeforeWhen(probeCall, flags[0], tt.want)
+			if !ok || set.Describe() != tt.held {
+				t.Errorf("HeldBeforeWhen(probe, lock == %v) = %q, %v; want %q, true", tt.want, set.Describe(), ok, tt.held)
+			}
+		}
+	}
+}
