@@ -217,14 +217,16 @@ func (c *checker) bindFact(f *accessFact, e *factAccess, fn *ssa.Function, cs ca
 		chain[i] = name(n)
 	}
 	a := &access{
-		obj:    object{key: name(e.ObjKey), name: name(e.ObjName)},
-		write:  e.Write,
-		atomic: e.Atomic,
-		held:   makeHeldSet(e.Held).union(held),
-		pos:    c.exprStart(cs.instr.Pos()),
-		fn:     fn,
-		chain:  chainOf(chain),
-		instr:  cs.instr,
+		accessSite: &accessSite{
+			obj:    object{key: name(e.ObjKey), name: name(e.ObjName)},
+			write:  e.Write,
+			atomic: e.Atomic,
+			pos:    c.exprStart(cs.instr.Pos()),
+			fn:     fn,
+			instr:  cs.instr,
+		},
+		held:  makeHeldSet(e.Held).union(held),
+		chain: chainOf(chain),
 	}
 	if len(chain) > 0 || len(e.Publishes) > 0 || len(e.Acquires) > 0 {
 		a.notes = &accessNotes{}

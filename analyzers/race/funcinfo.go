@@ -193,9 +193,9 @@ func (c *checker) addAccessOf(fi *funcInfo, esc *escapes, instr ssa.Instruction,
 		return
 	}
 	a := &access{
-		obj: obj, write: write, held: c.heldBefore(instr).union(ctx), atomic: atomic,
-		root: root, path: path,
-		pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr,
+		accessSite: &accessSite{obj: obj, write: write, atomic: atomic, pos: c.accessPos(instr, addr), fn: fi.fn, instr: instr},
+		held:       c.heldBefore(instr).union(ctx),
+		root:       root, path: path,
 	}
 	c.record(fi, esc, instr, a, addr)
 	if _, isField := addr.(*ssa.FieldAddr); isField && !atomic {
@@ -206,10 +206,9 @@ func (c *checker) addAccessOf(fi *funcInfo, esc *escapes, instr ssa.Instruction,
 				owners = append([]string{typeName(t)}, a.owners...)
 			}
 			c.record(fi, esc, instr, &access{
-				obj: sub.obj, write: write, held: a.held,
-				root: root, path: path + "." + sub.name,
-				pos: a.pos, fn: fi.fn, instr: instr,
-				owners: owners,
+				accessSite: &accessSite{obj: sub.obj, write: write, pos: a.pos, fn: fi.fn, instr: instr, owners: owners},
+				held:       a.held,
+				root:       root, path: path + "." + sub.name,
 			}, addr)
 		}
 	}
@@ -282,9 +281,9 @@ func (c *checker) addMapAccess(fi *funcInfo, esc *escapes, instr ssa.Instruction
 		}
 	}
 	c.record(fi, esc, instr, &access{
-		obj: obj, write: write, held: c.heldBefore(instr).union(ctx),
-		root: root, path: path + "{}",
-		pos: pos, fn: fi.fn, instr: instr,
+		accessSite: &accessSite{obj: obj, write: write, pos: pos, fn: fi.fn, instr: instr},
+		held:       c.heldBefore(instr).union(ctx),
+		root:       root, path: path + "{}",
 	}, m)
 }
 
