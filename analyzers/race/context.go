@@ -66,6 +66,9 @@ type contexts struct {
 	// sites lists the entry sites of the functions whose every entry
 	// the package sees (see exclusiveWhen).
 	sites map[*ssa.Function][]entrySite
+	// invoked lists, by method name, the interfaces the package calls
+	// methods through (see exportedEntry).
+	invoked map[string][]*types.Interface
 }
 
 // computeContexts finds the entry sites of the package's functions and
@@ -84,6 +87,7 @@ func (c *checker) computeContexts() {
 	spawned := map[*ssa.Function]bool{}
 	invoked := map[string][]*types.Interface{}
 	cb := newCallbackFields(c.funcs)
+	c.ctx.invoked = invoked
 	invokes := map[*ssa.Function][]entrySite{} // calls through interfaces
 	var ops []*ssa.Value
 	for _, fn := range c.funcs {
@@ -279,12 +283,25 @@ func (c *checker) setupOnly(fn *ssa.Function, sites []entrySite) bool {
 		if c.inTestFile(s.caller) {
 			continue
 		}
-		if !s.exclusive {
+		if !s.exclusive || s.call != nil && c.cellReceiver(s.call) {
 			return false
 		}
 		n++
 	}
 	return n > 0
+}
+
+// cellReceiver reports whether the receiver of call (or its first
+// argument) is loaded from the cell Go keeps a parameter of the caller in
+// when a function literal captures it: the caller's caller's value, which
+// freshArg takes for memory the caller made.
+func (c *checker) cellReceiver(call *ssa.Call) bool {
+	recv := receiverOf(&call.Call)
+	if recv == nil {
+		return false
+	}
+	root, _, ok := c.trace(recv, 0)
+	return ok && spilledParam(root) != nil
 }
 
 // A contextSolver holds the entry sites of the package's functions while

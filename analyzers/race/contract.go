@@ -58,11 +58,66 @@ func (c *checker) underContract(sites []warning.Site) bool {
 		return false
 	}
 	for _, s := range sites {
-		if !slices.ContainsFunc(c.siteFuncs(s), c.ofUnsafeType) {
+		fns := c.siteFuncs(s)
+		if len(fns) == 0 {
+			fns = c.entriesTo(s.Func)
+		}
+		if len(fns) == 0 || !slices.ContainsFunc(fns, c.ofUnsafeType) {
 			return false
 		}
 	}
 	return true
+}
+
+// entriesTo returns the exported functions of the package whose calls
+// reach the function named name, a helper other packages do not call
+// themselves (a tree's commit, reached from its Commit), also through
+// goroutines their spawners wait for; nil when a way to it starts where
+// the package cannot see (a function value stored and called
+// elsewhere) or in a goroutine left running.
+func (c *checker) entriesTo(name string) []*ssa.Function {
+	var fn *ssa.Function
+	for _, f := range c.funcs {
+		if c.name(f) == name {
+			fn = f
+			break
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	idx := c.callIndex()
+	var out []*ssa.Function
+	seen := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if c.exportedEntry(f, c.ctx.invoked) {
+			out = append(out, f)
+			continue
+		}
+		callers := idx.callers[f]
+		for _, g := range idx.starts[f] {
+			// A goroutine its spawner waits for runs within the
+			// spawner's call, bound by what the spawner's callers were
+			// told.
+			if !c.joinedGo(g) {
+				return nil
+			}
+			callers = append(slices.Clip(callers), g.Parent())
+		}
+		if len(callers) == 0 || c.ctx.unknown[f] {
+			return nil
+		}
+		for _, caller := range callers {
+			if !seen[caller] {
+				seen[caller] = true
+				work = append(work, caller)
+			}
+		}
+	}
+	return out
 }
 
 // ordersCalls reports whether documentation d restricts its function to
@@ -120,7 +175,9 @@ func (c *checker) apiFuncs() map[string]*ssa.Function {
 }
 
 // ofUnsafeType reports whether fn is a method of a type whose
-// documentation says it is not safe for concurrent use.
+// documentation says it is not safe for concurrent use, or implements a
+// method of an interface of the package documented so (btree's Tr
+// implementing MutableTree, "This interface is not threadsafe").
 func (c *checker) ofUnsafeType(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
 	if recv == nil {
@@ -134,7 +191,15 @@ func (c *checker) ofUnsafeType(fn *ssa.Function) bool {
 	if !ok || n.Obj().Pkg() != c.pass.Pkg {
 		return false
 	}
-	return unsafeDoc.MatchString(c.typeDoc(n.Obj()))
+	if unsafeDoc.MatchString(c.typeDoc(n.Obj())) {
+		return true
+	}
+	for _, iface := range c.interfaces() {
+		if _, declared := iface.methods[fn.Name()]; declared && iface.unsafe && types.Implements(recv.Type(), iface.typ) {
+			return true
+		}
+	}
+	return false
 }
 
 // typeDoc returns the documentation of the package's type tn: the
@@ -183,6 +248,9 @@ func (c *checker) docOf(fn *ssa.Function) string {
 type documentedInterface struct {
 	typ     *types.Interface
 	methods map[string]string
+	// unsafe: the interface's own documentation says it is not safe for
+	// concurrent use.
+	unsafe bool
 }
 
 // interfaces lists the package's interface types whose methods carry
@@ -207,7 +275,7 @@ func (c *checker) interfaces() []documentedInterface {
 			if !ok || iface.NumMethods() == 0 {
 				return false
 			}
-			d := documentedInterface{typ: iface, methods: map[string]string{}}
+			d := documentedInterface{typ: iface, methods: map[string]string{}, unsafe: unsafeDoc.MatchString(c.typeDoc(obj.(*types.TypeName)))}
 			for _, m := range it.Methods.List {
 				for _, name := range m.Names {
 					d.methods[name.Name] = m.Doc.Text()

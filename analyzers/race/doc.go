@@ -276,7 +276,12 @@
 // the test, the calls before its access, and the goroutine itself must
 // not send on it.
 //
-// Nor, by the lock-discipline check, accesses on one object's event
+// Nor, by the lock-discipline check, an unguarded access that no
+// goroutine of the package makes, against guarded ones made only in
+// goroutines whose spawners wait for them before they return, each way
+// there passing no function other packages call (a fan-out adding nodes
+// to a map under its lock, read by a Commit that runs before or after
+// it). Nor accesses on one object's event
 // loop: a goroutine started once per call of an entry point (Start's go
 // n.loop(), not started in a loop, by no call in a loop of the package's
 // code) whose functions, and only they, write a field under the lock for
@@ -352,7 +357,11 @@
 // that it must be called before, or is only valid after, a call of the
 // package's API ("must be called before Run()"); and a finding whose
 // sides are all made through exported methods of a type documented as
-// not safe for concurrent use. A side a goroutine the package starts
+// not safe for concurrent use, or implementing the methods of an
+// interface of the package documented so (a MutableTree "is not
+// threadsafe"). A side made in an unexported helper is made through the
+// exported functions whose calls reach it, also through goroutines their
+// spawners wait for before they return. A side a goroutine the package starts
 // makes is bound by nothing its callers were told, and a moment that is
 // no call ("must be called before the program exits") binds nothing.
 //
@@ -553,7 +562,13 @@
 // is not reached from a variable, parameter or package-level variable,
 // are not matched with each other. A goroutine started as a closure in a
 // method reaches the receiver through the closure, and is matched with
-// the type's other exported methods like one started as a method.
+// the type's other exported methods like one started as a method. An
+// exported method that the package calls only on values it is still
+// building (a setter its constructor calls on the connection it makes)
+// is taken to be called so by other packages too, before the goroutine
+// starts, and is not matched; a setter the package never calls is, and
+// so is one it calls on a receiver that a function literal captures (Go
+// keeps it in a cell, which holds the caller's value).
 //
 // # What is not modelled
 //

@@ -957,7 +957,10 @@ func (c *checker) checkAgainstMethods(sp *spawner, g *goroutine) {
 	flag, hasFlag := c.runningFlag(fn, g.stmt)
 	setup := sp.setupOf(g)
 	for _, m := range c.methodsOf(recv.Type()) {
-		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits {
+		if m == fn || slices.Contains(g.entries, m) || g.signals && c.summary(m).waits || c.ctx.exclusive[m] {
+			// (a setup method, which the package calls only on values
+			// it is still building, is taken to be called so by others
+			// too: before the goroutine starts; see setupOnly)
 			continue
 		}
 		starts := c.callsTo(m, fn)

@@ -122,7 +122,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard)))))
+		other := conflicting(a, c.notForkJoined(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard))))))
 		if other == nil {
 			continue
 		}
@@ -479,6 +479,85 @@ func (c *checker) notJoinedBefore(a *access, others []*access) []*access {
 		}
 	}
 	return out
+}
+
+// notForkJoined returns the accesses of others that may run beside a,
+// which the package's goroutines never make: not those made only in
+// goroutines whose spawners wait for them before they return (a fan-out
+// joined by wg.Wait()), which run within the spawner's call, their lock
+// keeping them from each other. a runs before or after such a call,
+// unless its callers make the calls at once, which the code does not
+// show.
+func (c *checker) notForkJoined(a *access, others []*access) []*access {
+	if c.inGoroutine(a.fn) {
+		return others
+	}
+	var out []*access
+	for _, o := range others {
+		if !c.forkJoined(o.fn) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// forkJoined reports whether fn runs only in goroutines that go
+// statements of the package start and whose spawners wait for them
+// before they return (see spawner.joined): every way to fn, up the
+// package's calls, reaches such a go statement, and none passes through
+// a function other packages may call (an exported function, also one the
+// package calls in its goroutines) or one entered from where the package
+// cannot see.
+func (c *checker) forkJoined(fn *ssa.Function) bool {
+	if j, ok := c.forkJoins[fn]; ok {
+		return j
+	}
+	idx := c.callIndex()
+	seen := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	joined := true
+	for len(work) > 0 && joined {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		gos, callers := idx.starts[f], idx.callers[f]
+		if c.exportedEntry(f, c.ctx.invoked) || c.ctx.unknown[f] || len(gos)+len(callers) == 0 {
+			joined = false
+			break
+		}
+		for _, g := range gos {
+			joined = joined && c.joinedGo(g)
+		}
+		for _, caller := range callers {
+			if !seen[caller] {
+				seen[caller] = true
+				work = append(work, caller)
+			}
+		}
+	}
+	if c.forkJoins == nil {
+		c.forkJoins = map[*ssa.Function]bool{}
+	}
+	c.forkJoins[fn] = joined
+	return joined
+}
+
+// joinedGo reports whether the function of go statement g waits for
+// the goroutine before it returns.
+func (c *checker) joinedGo(g *ssa.Go) bool {
+	if j, ok := c.joinedGos[g]; ok {
+		return j
+	}
+	fi := c.info(g.Parent())
+	gr := &goroutine{stmt: g, entries: c.callees(g)}
+	for _, callee := range gr.entries {
+		gr.signals = gr.signals || c.summary(callee).signals
+	}
+	j := newSpawner(c, fi).joined(gr)
+	if c.joinedGos == nil {
+		c.joinedGos = map[*ssa.Go]bool{}
+	}
+	c.joinedGos[g] = j
+	return j
 }
 
 // waitGroupsWaited returns the WaitGroup variables of fn whose Wait fn

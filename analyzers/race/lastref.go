@@ -201,12 +201,9 @@ func owned(roots []ssa.Value, a *access) bool {
 // a method called only so (a reset before the object goes back to its
 // pool) runs on memory nothing else reaches.
 func (c *checker) ownedReceiver(call *ssa.Call) bool {
-	recv := call.Call.Value
-	if !call.Call.IsInvoke() {
-		if len(call.Call.Args) == 0 {
-			return false
-		}
-		recv = call.Call.Args[0]
+	recv := receiverOf(&call.Call)
+	if recv == nil {
+		return false
 	}
 	roots := c.ownedRoots(call)
 	if len(roots) == 0 {

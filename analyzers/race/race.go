@@ -101,6 +101,8 @@ type checker struct {
 	solo           map[*ssa.Function]bool                        // see soloTest
 	imported       map[*types.Func]*accessFact                   // see importFact
 	lastRefs       map[*ssa.Function][]lastRef                   // see lastRefRoots
+	joinedGos      map[*ssa.Go]bool                              // see joinedGo
+	forkJoins      map[*ssa.Function]bool                        // see forkJoined
 	// promotedSet holds the methods of unexported types promoted to
 	// exported ones (see promoted).
 	promotedSet map[types.Object]bool

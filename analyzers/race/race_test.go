@@ -63,6 +63,8 @@ func TestAnalyzer(t *testing.T) {
 		{"reads after waiting for every goroutine that writes", &noFacts, "joined", nil},
 		{"resets after the last reference is released", &noFacts, "refcounts", nil},
 		{"locks taken only when a flag asks", &noFacts, "condlocks", nil},
+		{"goroutines joined before their spawner returns", &noFacts, "fanout", nil},
+		{"setup methods, and receivers kept in cells for function literals", &noFacts, "cells", nil},
 		{"disjoint locks, and a test's own types", &noFacts, "collectors", []shape{{
 			primaryFunc: "(*collectors.Board).Tally",
 			objects:     []string{"(collectors.Counts).Success", "(collectors.peerStats).counts"},

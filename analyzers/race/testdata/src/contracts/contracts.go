@@ -114,3 +114,71 @@ func (l *Log) Reset() {
 	l.entries = nil
 	l.mu.Unlock()
 }
+
+// A Recorder records entries. This interface is not threadsafe.
+type Recorder interface {
+	Record(e string)
+	Drain()
+	Clear()
+}
+
+// A Journal implements Recorder through helpers: its unlocked append is
+// reached only from methods of the interface documented as not safe for
+// concurrent use. Silent.
+type Journal struct {
+	mu      sync.Mutex
+	entries []string
+	drained int
+}
+
+func (j *Journal) Record(e string) { j.push(e) }
+
+func (j *Journal) push(e string) {
+	j.entries = append(j.entries, e)
+}
+
+func (j *Journal) Drain() {
+	j.mu.Lock()
+	j.drained += len(j.entries)
+	j.entries = nil
+	j.mu.Unlock()
+}
+
+func (j *Journal) Clear() {
+	j.mu.Lock()
+	j.entries = nil
+	j.mu.Unlock()
+}
+
+// A Player says nothing of concurrent use.
+type Player interface {
+	Play(e string)
+	Rewind()
+	Eject()
+}
+
+// A Tape is a Journal implementing a Player.
+type Tape struct {
+	mu      sync.Mutex
+	entries []string
+	played  int
+}
+
+func (t *Tape) Play(e string) { t.push(e) }
+
+func (t *Tape) push(e string) {
+	t.entries = append(t.entries, e) // want `possible data race: \(\*contracts.Tape\).push writes \(contracts.Tape\).entries without holding \(contracts.Tape\).mu` `possible data race: \(\*contracts.Tape\).push reads \(contracts.Tape\).entries without holding \(contracts.Tape\).mu`
+}
+
+func (t *Tape) Rewind() {
+	t.mu.Lock()
+	t.played += len(t.entries)
+	t.entries = nil
+	t.mu.Unlock()
+}
+
+func (t *Tape) Eject() {
+	t.mu.Lock()
+	t.entries = nil
+	t.mu.Unlock()
+}

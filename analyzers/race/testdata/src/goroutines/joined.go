@@ -113,3 +113,35 @@ func (s *Channel) loop() {
 		s.mu.Unlock()
 	}
 }
+
+// A Stream's compression is set by NewStream on the stream it builds,
+// before anything starts its keepalive: other packages are taken to call
+// the setter so too. Silent.
+type Stream struct {
+	compress bool
+	remote   bool
+}
+
+func NewStream(remote bool) *Stream {
+	s := &Stream{remote: remote}
+	s.EnableCompression(remote)
+	return s
+}
+
+// EnableCompression turns compression on where the peer allows it.
+func (s *Stream) EnableCompression(on bool) {
+	if !on || s.remote {
+		s.compress = on
+	}
+}
+
+// Keepalive pings from a goroutine of its own.
+func (s *Stream) Keepalive() {
+	go s.ping()
+}
+
+func (s *Stream) ping() {
+	if s.compress {
+		println("ping")
+	}
+}
