@@ -22,52 +22,78 @@ type lastRef struct {
 	root  ssa.Value       // the object counted
 }
 
+// ownings holds what a function owns alone, and where (see ownedRoots).
+type ownings struct {
+	lastRefs []lastRef
+	// puts lists, per block, the calls of (*sync.Pool).Put on an object
+	// of the function, with the object's root.
+	puts map[*ssa.BasicBlock][]poolPut
+}
+
+// A poolPut is a call putting the object at root back in a sync.Pool.
+type poolPut struct {
+	call *ssa.Call
+	root ssa.Value
+}
+
 // ownedRoots returns the roots of the objects that the function of instr
 // owns alone at instr: it dropped their last reference before instr (see
 // lastRef), or puts them back in a sync.Pool after instr, in its block
 // (s.reset(); pool.Put(s)), which the pool's next user may take at once.
 func (c *checker) ownedRoots(instr ssa.Instruction) []ssa.Value {
-	fn := instr.Parent()
-	if fn == nil || instr.Block() == nil {
+	fn, b := instr.Parent(), instr.Block()
+	if fn == nil || b == nil {
 		return nil
 	}
-	out := c.lastRefRoots(instr)
-	instrs := instr.Block().Instrs
-	for _, later := range instrs[slices.Index(instrs, instr)+1:] {
-		call, ok := later.(*ssa.Call)
-		if !ok || !isSyncMethod(&call.Call, "Pool", "Put") || len(call.Call.Args) != 2 {
-			continue
+	o, ok := c.owned[fn]
+	if !ok {
+		o = c.findOwnings(fn)
+		if c.owned == nil {
+			c.owned = map[*ssa.Function]*ownings{}
 		}
-		v := call.Call.Args[1]
-		if mi, ok := v.(*ssa.MakeInterface); ok {
-			v = mi.X
+		c.owned[fn] = o
+	}
+	var out []ssa.Value
+	for _, r := range o.lastRefs {
+		if r.entry.Dominates(b) {
+			out = append(out, r.root)
 		}
-		if root, path, ok := c.trace(v, 0); ok && path == "" {
-			out = append(out, root)
+	}
+	if puts := o.puts[b]; len(puts) > 0 {
+		at := slices.Index(b.Instrs, instr)
+		for _, p := range puts {
+			if slices.Index(b.Instrs, ssa.Instruction(p.call)) > at {
+				out = append(out, p.root)
+			}
 		}
 	}
 	return out
 }
 
-// lastRefRoots returns the roots of the objects whose last reference the
-// function of instr dropped before instr.
-func (c *checker) lastRefRoots(instr ssa.Instruction) []ssa.Value {
-	fn := instr.Parent()
-	refs, ok := c.lastRefs[fn]
-	if !ok {
-		refs = c.findLastRefs(fn)
-		if c.lastRefs == nil {
-			c.lastRefs = map[*ssa.Function][]lastRef{}
+// findOwnings finds the code of fn that runs after its last reference
+// to an object was dropped, and its calls putting objects back in a
+// sync.Pool.
+func (c *checker) findOwnings(fn *ssa.Function) *ownings {
+	o := &ownings{lastRefs: c.findLastRefs(fn)}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || !isSyncMethod(&call.Call, "Pool", "Put") || len(call.Call.Args) != 2 {
+				continue
+			}
+			v := call.Call.Args[1]
+			if mi, ok := v.(*ssa.MakeInterface); ok {
+				v = mi.X
+			}
+			if root, path, ok := c.trace(v, 0); ok && path == "" {
+				if o.puts == nil {
+					o.puts = map[*ssa.BasicBlock][]poolPut{}
+				}
+				o.puts[b] = append(o.puts[b], poolPut{call: call, root: root})
+			}
 		}
-		c.lastRefs[fn] = refs
 	}
-	var out []ssa.Value
-	for _, r := range refs {
-		if r.entry.Dominates(instr.Block()) {
-			out = append(out, r.root)
-		}
-	}
-	return out
+	return o
 }
 
 // findLastRefs returns the code of fn that runs after a decrement of a

@@ -100,7 +100,7 @@ type checker struct {
 	tests          *testTypes                                    // see testTypeFlow
 	solo           map[*ssa.Function]bool                        // see soloTest
 	imported       map[*types.Func]*accessFact                   // see importFact
-	lastRefs       map[*ssa.Function][]lastRef                   // see lastRefRoots
+	owned          map[*ssa.Function]*ownings                    // see ownedRoots
 	joinedGos      map[*ssa.Go]bool                              // see joinedGo
 	forkJoins      map[*ssa.Function]bool                        // see forkJoined
 	// promotedSet holds the methods of unexported types promoted to
