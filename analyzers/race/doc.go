@@ -14,7 +14,9 @@
 //     and at least half of the functions that access it, hold the same
 //     lock at all their accesses, an access holding no lock at all is
 //     reported together with a guarded access that conflicts with it (one
-//     of the two writes). Locks held by callers count: the entry locksets
+//     of the two writes; one in another function, and not in a helper
+//     the unguarded access's function calls itself, which runs on its
+//     goroutine, where there is such a choice). Locks held by callers count: the entry locksets
 //     of package lockset, extended here through recursion and to function
 //     literals that only run as callbacks during a call (sort.Search,
 //     c.withLock(func() {...})), with the locks held at the call and

@@ -122,7 +122,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, c.notForkJoined(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard))))))
+		other := conflicting(a, c.calleesLast(a, c.notForkJoined(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard)))))))
 		if other == nil {
 			continue
 		}
@@ -479,6 +479,28 @@ func (c *checker) notJoinedBefore(a *access, others []*access) []*access {
 		}
 	}
 	return out
+}
+
+// calleesLast returns others with the accesses made in functions a's
+// function calls itself moved last: conflicting names the first of the
+// partners it likes equally, and a helper a's function calls (handleGreet
+// calling setSession) runs on a's goroutine, while another entry point
+// (Close) may run beside it.
+func (c *checker) calleesLast(a *access, others []*access) []*access {
+	callees := c.callIndex().calls[a.fn]
+	if len(callees) == 0 || !slices.ContainsFunc(others, func(o *access) bool { return slices.Contains(callees, o.fn) }) {
+		return others
+	}
+	out := make([]*access, 0, len(others))
+	var last []*access
+	for _, o := range others {
+		if slices.Contains(callees, o.fn) {
+			last = append(last, o)
+		} else {
+			out = append(out, o)
+		}
+	}
+	return append(out, last...)
 }
 
 // notForkJoined returns the accesses of others that may run beside a,

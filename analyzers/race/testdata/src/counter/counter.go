@@ -366,3 +366,36 @@ func (r *Index) Get(k string) int {
 func (r *Index) Len() int {
 	return len(r.items) // want `possible data race: \(\*counter.Index\).Len reads map contents of \(counter.Index\).items without holding \(counter.Index\).mu`
 }
+
+// A Conn's greeting reads the session without the lock, then sets it
+// through a locked helper of its own: the helper runs on the greeting's
+// goroutine, and the report names Close's write, which may run beside it.
+type Conn struct {
+	mu      sync.Mutex
+	session *string
+}
+
+func (c *Conn) setSession(s *string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.session = s
+}
+
+func (c *Conn) Session() *string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
+
+func (c *Conn) Greet(name string) {
+	if c.session != nil { // want `possible data race: \(\*counter.Conn\).Greet reads \(counter.Conn\).session without holding \(counter.Conn\).mu; \(\*counter.Conn\).Close writes it`
+		return
+	}
+	c.setSession(&name)
+}
+
+func (c *Conn) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.session = nil
+}
