@@ -606,27 +606,56 @@ func (e *engine) heldBeforeWhen(instr ssa.Instruction, p *ssa.Parameter, want bo
 }
 
 // lockFlags returns the boolean parameters of fn that decide branches
-// holding a lock operation or a call with a lock effect (if lock {
-// mu.Lock(); defer mu.Unlock() }).
+// holding a lock operation or a call of a function that takes or
+// releases a lock (if lock { mu.Lock(); defer mu.Unlock() }).
 func (e *engine) lockFlags(fn *ssa.Function) []*ssa.Parameter {
 	var out []*ssa.Parameter
 	for _, p := range fn.Params {
 		if !isBool(p.Type()) || !e.branchesOn(p) {
 			continue
 		}
-		if e.rulesOutEffects(fn, map[*ssa.Parameter]bool{p: true}) || e.rulesOutEffects(fn, map[*ssa.Parameter]bool{p: false}) {
+		if e.rulesOutLocking(fn, map[*ssa.Parameter]bool{p: true}) || e.rulesOutLocking(fn, map[*ssa.Parameter]bool{p: false}) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// rulesOutEffects reports whether the branches that fixed rules out in
-// fn hold something with a lock effect: a lock operation, a channel
-// operation, a return, a call of a function value or interface method,
-// or a call of a function whose summary has an effect. Otherwise the
-// summary with them left out is fn's own.
-func (e *engine) rulesOutEffects(fn *ssa.Function, fixed map[*ssa.Parameter]bool) bool {
+// rulesOutLocking reports whether the branches that fixed rules out in fn
+// hold a lock operation or a static call of a function that acquires,
+// releases or holds a lock: less than rulesOutEffects, whose returns,
+// channel operations and dynamic calls decide no lock held after the
+// branch.
+func (e *engine) rulesOutLocking(fn *ssa.Function, fixed map[*ssa.Parameter]bool) bool {
+	reached := reachedWith(fn, fixed)
+	for _, b := range fn.Blocks {
+		if reached[b.Index] {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			x, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, ok := e.cls.Op(x.Common()); ok {
+				return true
+			}
+			if _, ok := e.cls.LockerOp(x.Common()); ok {
+				return true
+			}
+			if callee := x.Common().StaticCallee(); callee != nil {
+				if s := e.summary(callee); len(s.Acquires)+len(s.Releases)+len(s.Holds)+len(s.CondHolds)+len(s.Neutral) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reachedWith marks the blocks of fn that a run reaches where the
+// boolean parameters have the values fixed gives them.
+func reachedWith(fn *ssa.Function, fixed map[*ssa.Parameter]bool) []bool {
 	reached := make([]bool, len(fn.Blocks))
 	work := []*ssa.BasicBlock{fn.Blocks[0]}
 	reached[0] = true
@@ -644,6 +673,16 @@ func (e *engine) rulesOutEffects(fn *ssa.Function, fixed map[*ssa.Parameter]bool
 			}
 		}
 	}
+	return reached
+}
+
+// rulesOutEffects reports whether the branches that fixed rules out in
+// fn hold something with a lock effect: a lock operation, a channel
+// operation, a return, a call of a function value or interface method,
+// or a call of a function whose summary has an effect. Otherwise the
+// summary with them left out is fn's own.
+func (e *engine) rulesOutEffects(fn *ssa.Function, fixed map[*ssa.Parameter]bool) bool {
+	reached := reachedWith(fn, fixed)
 	for _, b := range fn.Blocks {
 		if reached[b.Index] {
 			continue
