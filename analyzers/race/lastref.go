@@ -105,16 +105,9 @@ func (c *checker) findLastRefs(fn *ssa.Function) []lastRef {
 		if !ok {
 			continue
 		}
-		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		x, op, _, ok := againstConst(ifi.Cond)
 		if !ok {
 			continue
-		}
-		x, op := cmp.X, cmp.Op
-		if _, isConst := cmp.Y.(*ssa.Const); !isConst {
-			x, op = cmp.Y, mirror(op)
-			if _, isConst := cmp.X.(*ssa.Const); !isConst {
-				continue
-			}
 		}
 		call, ok := x.(*ssa.Call)
 		if !ok {

@@ -833,26 +833,36 @@ func (c *checker) paramConds(instr ssa.Instruction) []paramCond {
 // comparedParam returns the condition cond states when it compares a
 // parameter of fn with a constant (interval > 0, 0 < interval).
 func comparedParam(fn *ssa.Function, cond ssa.Value) (paramCond, bool) {
-	bin, ok := cond.(*ssa.BinOp)
+	x, op, k, ok := againstConst(cond)
 	if !ok {
 		return paramCond{}, false
 	}
-	op := bin.Op
-	switch op {
-	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-	default:
-		return paramCond{}, false
-	}
-	x, y := bin.X, bin.Y
-	if _, isConst := x.(*ssa.Const); isConst {
-		x, y, op = y, x, mirror(op) // 0 < interval is interval > 0
-	}
 	prm, isParam := storedOnce(x).(*ssa.Parameter) // a captured parameter is loaded from its cell
-	k, isConst := y.(*ssa.Const)
-	if !isParam || !isConst || prm.Parent() != fn || k.Value == nil {
+	if !isParam || prm.Parent() != fn || k.Value == nil {
 		return paramCond{}, false
 	}
 	return paramCond{param: indexOfParam(fn, prm), op: op, val: k.Value}, true
+}
+
+// againstConst returns cond, an ordered or equality comparison of a value
+// with a constant, as x op k with the constant on the right (0 < interval
+// is interval > 0).
+func againstConst(cond ssa.Value) (x ssa.Value, op token.Token, k *ssa.Const, ok bool) {
+	bin, isBin := cond.(*ssa.BinOp)
+	if !isBin {
+		return nil, 0, nil, false
+	}
+	switch bin.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return nil, 0, nil, false
+	}
+	x, y, op := bin.X, bin.Y, bin.Op
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, y, op = y, x, mirror(op)
+	}
+	k, ok = y.(*ssa.Const)
+	return x, op, k, ok
 }
 
 func isBool(t types.Type) bool {
