@@ -276,7 +276,14 @@
 // test names the client, then sends it what its write loop waits for.
 // The channel must be made for the field alone and never leave it, and
 // the test, the calls before its access, and the goroutine itself must
-// not send on it.
+// not send on it. Likewise outside tests, for a goroutine started on a
+// value that nothing else can reach yet (allocated by its spawner, or
+// handed to it fresh by every caller): a server starting a connection's
+// write loop, then naming the connection before it publishes it. Its
+// accesses after a receive on a channel field of that value do not meet
+// the spawner's until the value is stored elsewhere, passed to a call
+// that may keep it (one the analysis cannot follow, such as a hook's
+// interface method, may), or sent on by anyone.
 //
 // Nor, by the lock-discipline check, an unguarded access that no
 // goroutine of the package makes, against guarded ones made only in

@@ -254,35 +254,27 @@ func (c *checker) sendsOn(instr ssa.Instruction, k string) bool {
 }
 
 // sendsBefore reports whether f may send on or close channel field k
-// before it reaches bi, or at bi: itself, or through a call or a
-// goroutine it starts.
+// after from (nil: from its entry) and before it reaches bi, or at bi.
 func (c *checker) sendsBefore(f *ssa.Function, from, bi ssa.Instruction, k string) bool {
-	never := func(ssa.Instruction) bool { return false }
-	for _, b := range f.Blocks {
-		for i, x := range b.Instrs {
-			if x != bi && !reachesAvoiding(x, i, bi, never) {
-				continue
-			}
-			if from != nil && x != from && !reachesAvoiding(from, indexIn(from), x, never) {
-				continue
-			}
-			if c.sendsOn(x, k) {
-				return true
-			}
-			call, ok := x.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			callees := c.callees(call)
-			if call.Common().StaticCallee() == nil && len(callees) == 0 {
-				return true // a call the analysis cannot follow
-			}
-			if slices.ContainsFunc(callees, func(f *ssa.Function) bool { return c.senders(k)[f] }) {
-				return true
-			}
-		}
+	return c.mayRunBetween(f, from, bi, func(x ssa.Instruction) bool { return c.sendsVia(x, k) })
+}
+
+// sendsVia reports whether x sends on or closes channel field k: itself,
+// or through a call or a goroutine it starts; a call the analysis cannot
+// follow may.
+func (c *checker) sendsVia(x ssa.Instruction, k string) bool {
+	if c.sendsOn(x, k) {
+		return true
 	}
-	return false
+	call, ok := x.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	callees := c.callees(call)
+	if call.Common().StaticCallee() == nil && len(callees) == 0 {
+		return true // a call the analysis cannot follow
+	}
+	return slices.ContainsFunc(callees, func(f *ssa.Function) bool { return c.senders(k)[f] })
 }
 
 // resultOf reports whether v is a result of call: its value, or one of
@@ -298,4 +290,227 @@ func resultOf(v ssa.Value, call ssa.CallInstruction) bool {
 // indexIn returns the position of instr in its block.
 func indexIn(instr ssa.Instruction) int {
 	return slices.Index(instr.Block().Instrs, instr)
+}
+
+// gatedUntilShared reports whether a, an access of the goroutine that go
+// statement g of f starts, paired with f's own access b after g, runs
+// only after the goroutine receives from a channel held in a field of
+// the value g hands it, while b runs before anything can send there:
+// nothing but f and the goroutine can reach that value yet, and f sends
+// on no such channel before b (a server starts a connection's write
+// loop, then names the connection; the loop reads the connection only
+// for the packets queued once the connection is published). The channel
+// must be made for its field alone and never leave it (see chanEscapes),
+// and the goroutine must not send on it. A value passed to code the
+// analysis cannot follow counts as shared from there on (mochi's
+// attachClient hands the client to the hooks' OnPacketRead first).
+func (c *checker) gatedUntilShared(a, b *access, f *ssa.Function, g *ssa.Go) bool {
+	start, handed := goroutineValues(g)
+	if start == nil || a.instr == nil || a.instr.Block() == nil {
+		return false
+	}
+	ai := a.instr
+	if ai.Parent() != start {
+		if a.via == nil || a.via.Block() == nil || a.via.Parent() != start {
+			return false
+		}
+		ai = a.via
+	}
+	var bi ssa.Instruction
+	switch {
+	case b.instr != nil && b.instr.Parent() == f:
+		bi = b.instr
+	case b.via != nil && b.via.Parent() == f:
+		bi = b.via
+	default:
+		return false
+	}
+	for inner, v := range handed {
+		if v != b.root {
+			continue
+		}
+		key := func(ch ssa.Value) string {
+			if u, ok := ch.(*ssa.UnOp); ok && u.Op == token.MUL && fieldBase(u.X) == inner {
+				return c.chanKey(ch)
+			}
+			return ""
+		}
+		in, ok := c.gateIns[inner]
+		if !ok {
+			in = mustWaitIn(start, key)
+			if c.gateIns == nil {
+				c.gateIns = map[ssa.Value][]map[string]int{}
+			}
+			c.gateIns[inner] = in
+		}
+		for _, k := range slices.Compact(mustWaitsBefore(in, ai, key)) {
+			if c.chanEscapes(k) || c.senders(k)[start] {
+				continue
+			}
+			if c.unsharedAt(f, v, g, bi, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// goroutineValues returns the function go statement g starts and, for
+// each of its parameters or free variables, the value g binds to it;
+// nil when g starts a function value.
+func goroutineValues(g *ssa.Go) (*ssa.Function, map[ssa.Value]ssa.Value) {
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		fn := mc.Fn.(*ssa.Function)
+		out := map[ssa.Value]ssa.Value{}
+		for i, v := range mc.Bindings {
+			if i < len(fn.FreeVars) {
+				out[fn.FreeVars[i]] = v
+			}
+		}
+		return fn, out
+	}
+	fn := g.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 {
+		return nil, nil
+	}
+	out := map[ssa.Value]ssa.Value{}
+	for i, p := range fn.Params {
+		if arg := argument(&g.Call, i); arg != nil {
+			out[p] = arg
+		}
+	}
+	return fn, out
+}
+
+// fieldBase returns the value the field address addr is taken from,
+// through nested fields (&cl.State.outbound: cl); nil for other
+// addresses.
+func fieldBase(addr ssa.Value) ssa.Value {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	for ok {
+		addr = fa.X
+		fa, ok = addr.(*ssa.FieldAddr)
+	}
+	return addr
+}
+
+// unsharedAt reports whether, at bi, nothing but f and the goroutine g
+// starts can reach v, the value g hands that goroutine, nor have sent on
+// its channel field k: v is memory f allocated (or a call made new for
+// it, or every caller of f made and handed it, see freshParam), that f
+// has let out on no path to bi but to goroutines it starts, nor passed to
+// a call that may keep it; and no code on the way sends on or closes k
+// (f before bi, its callers before the call).
+func (c *checker) unsharedAt(f *ssa.Function, v ssa.Value, g *ssa.Go, bi ssa.Instruction, k string) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		if !c.freshParam(v) {
+			return false
+		}
+		for _, call := range c.locks.CallSites(f) {
+			if c.mayRunBetween(call.Parent(), nil, call, func(x ssa.Instruction) bool { return x != call && c.sendsVia(x, k) }) {
+				return false
+			}
+		}
+	case *ssa.Alloc:
+		if v.Parent() != f {
+			return false
+		}
+	default:
+		if made := c.freshBase(v); made == nil || made.Parent() != f || !isResult(v) {
+			return false
+		}
+	}
+	if !c.escapesOf(f).beforeOthers(v, bi) || c.sendsBefore(f, nil, bi, k) {
+		return false
+	}
+	return !c.mayRunBetween(f, g, bi, func(x ssa.Instruction) bool {
+		call, ok := x.(ssa.CallInstruction)
+		if _, deferred := x.(*ssa.Defer); deferred || !ok || x == g || x == bi {
+			return false // (a deferred call runs at the return)
+		}
+		return c.mayKeep(call, v, 0)
+	})
+}
+
+// mayRunBetween reports whether an instruction of f for which pred is
+// true may run after from (nil: from f's entry) and before, or at, to.
+func (c *checker) mayRunBetween(f *ssa.Function, from, to ssa.Instruction, pred func(ssa.Instruction) bool) bool {
+	never := func(ssa.Instruction) bool { return false }
+	for _, b := range f.Blocks {
+		for i, x := range b.Instrs {
+			if x != to && !reachesAvoiding(x, i, to, never) {
+				continue
+			}
+			if from != nil && x != from && !reachesAvoiding(from, indexIn(from), x, never) {
+				continue
+			}
+			if pred(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxKeepDepth bounds the calls mayKeep follows.
+const maxKeepDepth = 3
+
+// mayKeep reports whether call, passed v or the address of a field of
+// it, may keep it where others can reach it: a callee stores it, sends
+// it, captures it or starts a goroutine with it (see escapePoints), or
+// passes it on to a call that may; calls the analysis cannot follow, and
+// functions of other packages, may.
+func (c *checker) mayKeep(call ssa.CallInstruction, v ssa.Value, depth int) bool {
+	common := call.Common()
+	var idx []int
+	if common.IsInvoke() && fieldBaseOrSelf(common.Value) == v {
+		return true // a method of an implementation the analysis does not pick
+	}
+	for i, arg := range common.Args {
+		if fieldBaseOrSelf(arg) == v {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return false
+	}
+	callee := common.StaticCallee()
+	if callee == nil || !c.isLocal(callee) || len(callee.Blocks) == 0 || depth >= maxKeepDepth {
+		return true
+	}
+	if _, isGo := call.(*ssa.Go); isGo {
+		return true
+	}
+	for _, i := range idx {
+		if i >= len(callee.Params) {
+			return true
+		}
+		q := callee.Params[i]
+		for _, p := range escapePoints(q, q, 0, c.handsOff, nil) {
+			if _, isRet := p.(*ssa.Return); !isRet {
+				return true
+			}
+		}
+		for _, b := range callee.Blocks {
+			for _, x := range b.Instrs {
+				if inner, ok := x.(ssa.CallInstruction); ok && c.mayKeep(inner, q, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fieldBaseOrSelf returns fieldBase(v), or v itself when v is not a
+// field's address.
+func fieldBaseOrSelf(v ssa.Value) ssa.Value {
+	if b := fieldBase(v); b != nil {
+		return b
+	}
+	return v
 }

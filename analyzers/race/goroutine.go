@@ -648,7 +648,14 @@ func (c *checker) checkAgainstSpawner(sp *spawner, g *goroutine) {
 			// spawner's later rounds set up the next elements.
 			others = slices.DeleteFunc(slices.Clone(others), func(b *access) bool { return sp.laterRound(g.stmt, arg, b) })
 		}
-		if b := conflicting(a, others); b != nil {
+		b := conflicting(a, others)
+		if gs, ok := g.stmt.(*ssa.Go); ok {
+			for b != nil && c.gatedUntilShared(a, b, sp.fi.fn, gs) {
+				others = slices.DeleteFunc(slices.Clone(others), func(x *access) bool { return x == b })
+				b = conflicting(a, others)
+			}
+		}
+		if b != nil {
 			whoA, goA := g.who(a)
 			c.reportShared(sp.fi.fn, a, whoA, goA, b, funcName(sp.fi.fn), "")
 		}

@@ -91,6 +91,7 @@ type checker struct {
 	senderCount    map[string]int                                // see exitSenders
 	outsideTypes   map[string]bool                               // see takenFromOutside
 	waitIns        map[*ssa.Function][]map[string]int            // see waitedBefore
+	gateIns        map[ssa.Value][]map[string]int                // see gatedUntilShared
 	recvIns        map[*ssa.Function][]map[string]int            // see receivesBefore
 	exitKeysOf     map[*ssa.Function]map[*ssa.Go]map[string]bool // see exitKeys
 	ifaces         *[]documentedInterface                        // see interfaces

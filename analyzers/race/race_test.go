@@ -65,6 +65,7 @@ func TestAnalyzer(t *testing.T) {
 		{"locks taken only when a flag asks", &noFacts, "condlocks", nil},
 		{"goroutines joined before their spawner returns", &noFacts, "fanout", nil},
 		{"setup methods, and receivers kept in cells for function literals", &noFacts, "cells", nil},
+		{"write loops started before their connection is published", &noFacts, "writeloops", nil},
 		{"disjoint locks, and a test's own types", &noFacts, "collectors", []shape{{
 			primaryFunc: "(*collectors.Board).Tally",
 			objects:     []string{"(collectors.Counts).Success", "(collectors.peerStats).counts"},
