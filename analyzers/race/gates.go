@@ -38,13 +38,8 @@ func (c *checker) gatedAfter(a, b *access, f *ssa.Function, start ssa.CallInstru
 		}
 		ai = a.via
 	}
-	var bi ssa.Instruction
-	switch {
-	case b.instr != nil && b.instr.Parent() == f:
-		bi = b.instr
-	case b.via != nil && b.via.Parent() == f:
-		bi = b.via
-	default:
+	bi := instrIn(b, f)
+	if bi == nil {
 		return false
 	}
 	var from ssa.Instruction
@@ -306,23 +301,11 @@ func indexIn(instr ssa.Instruction) int {
 // attachClient hands the client to the hooks' OnPacketRead first).
 func (c *checker) gatedUntilShared(a, b *access, f *ssa.Function, g *ssa.Go) bool {
 	start, handed := goroutineValues(g)
-	if start == nil || a.instr == nil || a.instr.Block() == nil {
+	if start == nil {
 		return false
 	}
-	ai := a.instr
-	if ai.Parent() != start {
-		if a.via == nil || a.via.Block() == nil || a.via.Parent() != start {
-			return false
-		}
-		ai = a.via
-	}
-	var bi ssa.Instruction
-	switch {
-	case b.instr != nil && b.instr.Parent() == f:
-		bi = b.instr
-	case b.via != nil && b.via.Parent() == f:
-		bi = b.via
-	default:
+	ai, bi := instrIn(a, start), instrIn(b, f)
+	if ai == nil || bi == nil {
 		return false
 	}
 	for inner, v := range handed {
@@ -353,6 +336,17 @@ func (c *checker) gatedUntilShared(a, b *access, f *ssa.Function, g *ssa.Go) boo
 		}
 	}
 	return false
+}
+
+// instrIn returns the instruction of fn that makes access a: the access
+// itself, or the call of fn that reaches it; nil when neither is in fn.
+func instrIn(a *access, fn *ssa.Function) ssa.Instruction {
+	for _, x := range []ssa.Instruction{a.instr, a.via} {
+		if x != nil && x.Block() != nil && x.Parent() == fn {
+			return x
+		}
+	}
+	return nil
 }
 
 // goroutineValues returns the function go statement g starts and, for
