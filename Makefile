@@ -3,8 +3,11 @@
 GO ?= go
 
 .PHONY: test lint build lint-plugin
+# -timeout: on a machine whose build cache is cold, the end-to-end tests
+# build golangci-lint and instrumented test binaries from source, which
+# can take longer than go test's default of 10 minutes per package.
 test:
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 build:
 	$(GO) build -o bin/ ./cmd/...
