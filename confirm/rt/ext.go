@@ -14,8 +14,11 @@ package rt
 // accesses around the calls are ordered as they may be in the program.
 // This over-approximates the synchronization (all such calls are ordered
 // in the order they happen), so a race through them is missed rather
-// than reported falsely. A call that blocks in uncontrolled code is
-// detached and rejoins at its point.
+// than reported falsely. A call that blocks or stalls in uncontrolled
+// code is detached and rejoins at its point; detaching releases the
+// caller's clock into the shared object at once, since the others may see
+// what it did before the call (a semaphore it hands over) before it
+// reaches its point.
 
 // ExtDone is the point after a call statement into uncontrolled code that
 // may synchronize.

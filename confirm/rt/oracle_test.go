@@ -3,6 +3,7 @@ package rt
 import (
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -287,6 +288,41 @@ func TestOracles(t *testing.T) {
 			}
 			t.Logf("found in execution %d: %s", res.Stats.Executions, res.Failure.Message)
 		})
+	}
+}
+
+// TestExtDetachedCaller checks that accesses ordered through uncontrolled
+// code by a goroutine detached inside its call are not reported: x/sync's
+// semaphore, whose Release stalls on its mutex and hands the semaphore
+// over, and whose waiter's Acquire returns first. The detached caller's
+// accesses before its call are ordered before whatever returns from
+// uncontrolled code after it. Each execution detaches twice (a few
+// milliseconds each), so it runs a handful.
+func TestExtDetachedCaller(t *testing.T) {
+	var x int
+	locs := []Location{{File: "x.go", Line: 1, Kind: "write", Label: "x"}}
+	body := func(t *testing.T) {
+		handed := make(chan struct{}) // a channel the runtime does not control
+		var wg WaitGroup
+		wg.Go(func() {
+			<-handed // blocks outside: detached
+			ExtDone()
+			Write(unsafe.Pointer(&x), 0)
+			x++
+		})
+		Write(unsafe.Pointer(&x), 0)
+		x++
+		func() { // an uncontrolled call that stalls around its hand-over
+			time.Sleep(10 * time.Millisecond)
+			close(handed)
+			time.Sleep(10 * time.Millisecond)
+		}()
+		ExtDone()
+		wg.Wait()
+	}
+	res := search(t, Config{Strategy: "random", Seed: 11, MaxExecs: 8, Locations: locs}, body)
+	if res.Verdict != VerdictNone {
+		t.Fatalf("verdict %q failure %+v, want none", res.Verdict, res.Failure)
 	}
 }
 

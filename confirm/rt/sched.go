@@ -993,6 +993,11 @@ func (e *exec) monitor() {
 			}
 			if blocked || away >= e.stall {
 				e.slowPathLocked()
+				// What it did so far may reach the others through the
+				// uncontrolled code it is in before its next point
+				// releases it (see ext.go): release it now.
+				e.cur.release(&e.ext)
+				e.cur.vc.tick(e.cur.id)
 				e.cur.state = gDetached
 				e.ndetached++
 				e.ndetachedEver++
