@@ -17,9 +17,9 @@ type quiet struct{}
 
 func (quiet) Errorf(string, ...any) {}
 
-// TestFactsAnalyzer checks that FactsAnalyzer reports nothing and exports
-// the very facts Analyzer does.
-func TestFactsAnalyzer(t *testing.T) {
+// testFactsAnalyzer checks that FactsAnalyzer reports nothing and exports
+// the very facts Analyzer does (full, the results of Analyzer).
+func testFactsAnalyzer(t *testing.T, full []*analysistest.Result) {
 	facts := func(r *analysistest.Result) map[string]*lockorder.Orders {
 		out := map[string]*lockorder.Orders{}
 		for obj, fs := range r.Facts {
@@ -31,9 +31,7 @@ func TestFactsAnalyzer(t *testing.T) {
 		}
 		return out
 	}
-	pkgs := []string{"a", "b", "silent", "silentcalls", "unusual", "leaks", "indirect", "chanflags"}
-	full := analysistest.Run(quiet{}, analysistest.TestData(), lockorder.Analyzer, pkgs...)
-	only := analysistest.Run(quiet{}, analysistest.TestData(), lockorder.FactsAnalyzer, pkgs...)
+	only := analysistest.Run(quiet{}, analysistest.TestData(), lockorder.FactsAnalyzer, fixtures...)
 	if len(full) != len(only) {
 		t.Fatalf("%d results with FactsAnalyzer, %d with Analyzer", len(only), len(full))
 	}

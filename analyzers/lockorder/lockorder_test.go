@@ -9,15 +9,34 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
+// fixtures are the packages of testdata/src, loaded once: their shared
+// dependencies' type checking and summaries are most of the cost.
+var fixtures = []string{"a", "b", "silent", "silentcalls", "unusual", "leaks", "indirect", "chanflags", "rangefunc"}
+
+// TestAnalyzer checks the fixtures' expectations, then the sites of
+// package a's warnings and the facts FactsAnalyzer exports, on the same
+// results.
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a", "b", "silent", "silentcalls", "unusual", "leaks", "indirect", "chanflags", "rangefunc")
+	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, fixtures...)
+	var res *warning.Result
+	for _, r := range results {
+		if r.Err != nil {
+			t.Fatalf("analysis of %s failed: %v", r.Pass.Pkg.Path(), r.Err)
+		}
+		if r.Pass.Pkg.Path() == "a" {
+			res = r.Result.(*warning.Result)
+		}
+	}
+	if res == nil {
+		t.Fatal("no result for package a")
+	}
+	t.Run("sites", func(t *testing.T) { testSites(t, res) })
+	t.Run("facts only", func(t *testing.T) { testFactsAnalyzer(t, results) })
 }
 
-// TestSites checks the order and content of the sites the sequence
+// testSites checks the order and content of the sites the sequence
 // generator reads.
-func TestSites(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "a")
-	res := results[0].Result.(*warning.Result)
+func testSites(t *testing.T, res *warning.Result) {
 	tests := []struct {
 		name  string
 		kind  warning.Kind

@@ -91,25 +91,44 @@ func TestAnalyzer(t *testing.T) {
 			},
 		}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			results := analysistest.Run(t, analysistest.TestData(), tt.analyzer, tt.pkg)
-			for _, r := range results {
-				if r.Err != nil {
-					t.Fatalf("analysis failed: %v", r.Err)
-				}
-				if strings.HasSuffix(r.Pass.Pkg.Path(), ".test") {
-					continue // the generated test main
-				}
-				res, ok := r.Result.(*warning.Result)
-				if !ok {
-					t.Fatalf("result of %s is %T, want *warning.Result", r.Pass.Pkg.Path(), r.Result)
-				}
-				for _, s := range tt.shape {
-					s.check(t, res)
-				}
+	// One load per analyzer: the fixtures share their dependencies, whose
+	// type checking and lockset summaries are most of the cost.
+	for _, a := range []*analysis.Analyzer{&noFacts, race.Analyzer} {
+		var pkgs []string
+		for _, tt := range tests {
+			if tt.analyzer == a {
+				pkgs = append(pkgs, tt.pkg)
 			}
-		})
+		}
+		byPkg := map[string][]*warning.Result{} // a package and its test variant
+		for _, r := range analysistest.Run(t, analysistest.TestData(), a, pkgs...) {
+			if r.Err != nil {
+				t.Fatalf("analysis of %s failed: %v", r.Pass.Pkg.Path(), r.Err)
+			}
+			if strings.HasSuffix(r.Pass.Pkg.Path(), ".test") {
+				continue // the generated test main
+			}
+			res, ok := r.Result.(*warning.Result)
+			if !ok {
+				t.Fatalf("result of %s is %T, want *warning.Result", r.Pass.Pkg.Path(), r.Result)
+			}
+			byPkg[r.Pass.Pkg.Path()] = append(byPkg[r.Pass.Pkg.Path()], res)
+		}
+		for _, tt := range tests {
+			if tt.analyzer != a || len(tt.shape) == 0 {
+				continue
+			}
+			t.Run(tt.name, func(t *testing.T) {
+				if len(byPkg[tt.pkg]) == 0 {
+					t.Fatalf("no result for package %s", tt.pkg)
+				}
+				for _, res := range byPkg[tt.pkg] {
+					for _, s := range tt.shape {
+						s.check(t, res)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -32,6 +33,19 @@ var fixtures = []struct {
 	// Timers, a context deadline and math/rand in the racing code: the
 	// virtual clock and the execution's seed make it replay exactly.
 	{"timing", "warm", []string{rt.FailRace}},
+}
+
+// long asks for the evaluation-sized searches of the tests that require
+// no failure in many executions: go test ./confirm/runner -long.
+var long = flag.Bool("long", false, "run the clean-shape searches at evaluation size (10,000 executions per shape)")
+
+// cleanExecs is how many executions a clean-shape search must run without
+// a failure: n at evaluation size, fewer in the default test run.
+func cleanExecs(n int) int {
+	if *long {
+		return n
+	}
+	return n / 10
 }
 
 // replays is how many times each found token is replayed.
@@ -267,21 +281,22 @@ func TestRunTests(t *testing.T) {
 // TestModuleWide: a spin lock over atomics in another package of the
 // module orders the accesses it guards, because every package of the
 // module the test links is instrumented: no race in testdata/spin/tally
-// under thousands of executions; the race of tallybad, which forgets the
+// under hundreds of executions (thousands with -long); the race of tallybad, which forgets the
 // lock on one side, is found.
 func TestModuleWide(t *testing.T) {
 	for _, strategy := range []string{"random", "pct"} {
 		t.Run(strategy, func(t *testing.T) {
 			t.Parallel()
 			opts := search(1, time.Minute)
-			opts.Config.Strategy, opts.Config.MaxExecs = strategy, 3000
+			execs := cleanExecs(3000)
+			opts.Config.Strategy, opts.Config.MaxExecs = strategy, execs
 			clean := build(t, "spin", "tally", true)
 			res, err := clean.Run(context.Background(), "TestAddN", opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Verdict != rt.VerdictNone || res.Stats.Executions < 3000 {
-				t.Errorf("tally: verdict %q (%+v) after %d executions, want none after 3000", res.Verdict, res.Failure, res.Stats.Executions)
+			if res.Verdict != rt.VerdictNone || res.Stats.Executions < execs {
+				t.Errorf("tally: verdict %q (%+v) after %d executions, want none after %d", res.Verdict, res.Failure, res.Stats.Executions, execs)
 			}
 			racy := build(t, "spin", "tallybad", true)
 			res, err = racy.Run(context.Background(), "TestAddN", opts)
@@ -296,7 +311,7 @@ func TestModuleWide(t *testing.T) {
 }
 
 // TestHBShapes runs the happens-before shapes of testdata/hbshapes, which
-// `go test -race` finds clean, 10,000 times each under the random, pct and
+// `go test -race` finds clean, 1,000 times each (10,000 with -long) under the random, pct and
 // meta strategies (meta stops sooner when it has explored every schedule),
 // and requires no race (an access recorded before the
 // synchronization that orders it, or synchronization the runtime does not
@@ -307,15 +322,16 @@ func TestHBShapes(t *testing.T) {
 	for _, strategy := range []string{"random", "pct", "meta"} {
 		t.Run(strategy, func(t *testing.T) {
 			t.Parallel()
+			execs := cleanExecs(10000)
 			for _, test := range shapes.Tests {
 				opts := search(1, 2*time.Minute)
-				opts.Config.Strategy, opts.Config.MaxExecs = strategy, 10000
+				opts.Config.Strategy, opts.Config.MaxExecs = strategy, execs
 				res, err := shapes.Run(context.Background(), test, opts)
 				if err != nil {
 					t.Fatalf("%s: %v", test, err)
 				}
-				if res.Verdict != rt.VerdictNone || res.Serial != nil || res.Stats.Executions < 10000 && !res.Stats.Exhausted {
-					t.Errorf("%s: verdict %q (%+v, serial %+v) after %d executions, want none after 10000", test, res.Verdict, res.Failure, res.Serial, res.Stats.Executions)
+				if res.Verdict != rt.VerdictNone || res.Serial != nil || res.Stats.Executions < execs && !res.Stats.Exhausted {
+					t.Errorf("%s: verdict %q (%+v, serial %+v) after %d executions, want none after %d", test, res.Verdict, res.Failure, res.Serial, res.Stats.Executions, execs)
 				}
 			}
 		})
