@@ -3,6 +3,7 @@ package instrument
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -148,15 +150,15 @@ func Instrument(ctx context.Context, req Request) (_ *Result, err error) {
 			_ = res.Remove()
 		}
 	}()
-	rtDir, err := uniqueDir(lp.module.Dir)
-	if err != nil {
-		return nil, err
-	}
-	res.RuntimePath = lp.module.Path + "/" + filepath.Base(rtDir)
 	rtFiles, err := runtimeFiles()
 	if err != nil {
 		return nil, err
 	}
+	rtDir, err := runtimeDir(lp.module.Dir, rtFiles)
+	if err != nil {
+		return nil, err
+	}
+	res.RuntimePath = lp.module.Path + "/" + filepath.Base(rtDir)
 	if !atLeastMinLang(lp.goVer) {
 		for name, src := range rtFiles {
 			rtFiles[name] = upgradeLang(src, filepath.Join(rtDir, name))
@@ -244,9 +246,21 @@ func stripCover(flags []string) (kept, stripped []string) {
 	return kept, stripped
 }
 
-// uniqueDir returns a directory name inside the module root that does not
-// exist, for the overlay-only runtime package.
-func uniqueDir(root string) (string, error) {
+// runtimeDir returns a directory name inside the module root that does
+// not exist, for the overlay-only runtime package. The name is the hash of
+// the runtime's files, so that every build of the module with this
+// runtime compiles it once: the build cache keys the package by its
+// import path. A random name is the fallback if that one exists.
+func runtimeDir(root string, files map[string][]byte) (string, error) {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s %d\n", name, len(files[name]))
+		h.Write(files[name])
+	}
+	d := filepath.Join(root, "confirmrt_"+hex.EncodeToString(h.Sum(nil)[:6]))
+	if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
+		return d, nil
+	}
 	for range 10 {
 		var b [6]byte
 		if _, err := rand.Read(b[:]); err != nil {
