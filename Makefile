@@ -2,12 +2,20 @@
 # runtime, confirm/rt, is a package of it, injected as source).
 GO ?= go
 
-.PHONY: test lint build lint-plugin
+.PHONY: test test-long lint build lint-plugin
 # -timeout: on a machine whose build cache is cold, the end-to-end tests
 # build golangci-lint and instrumented test binaries from source, which
 # can take longer than go test's default of 10 minutes per package.
 test:
 	$(GO) test -timeout 30m ./...
+
+# test-long runs the evaluation-sized cases make test leaves out (see
+# internal/longtest): the whole fixture matrix of cmd/confirm, the custom
+# golangci-lint build, every old language version; and the clean-shape
+# searches of confirm/runner at 10,000 executions.
+test-long:
+	CONFIRM_LONG=1 $(GO) test -timeout 60m ./...
+	$(GO) test -timeout 60m ./confirm/runner -run 'TestHBShapes|TestModuleWide' -long
 
 build:
 	$(GO) build -o bin/ ./cmd/...

@@ -15,6 +15,7 @@ import (
 
 	"github.com/confirm-go/confirm/analyzers/golangci"
 	"github.com/confirm-go/confirm/cmd/confirmvet/fixturecheck"
+	"github.com/confirm-go/confirm/internal/longtest"
 )
 
 // golangciRepo is the repository `golangci-lint custom` clones.
@@ -34,6 +35,7 @@ func TestCustomBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped with -short: builds a golangci-lint binary with `golangci-lint custom`")
 	}
+	longtest.Skip(t, "builds golangci-lint from source twice, minutes on two cores")
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/confirm-go/confirm/internal/longtest"
 )
 
 // copyDir copies the fixture directory src to a new temporary directory.
@@ -110,6 +112,9 @@ func TestWorkspace(t *testing.T) {
 func TestOldLanguageVersion(t *testing.T) {
 	for _, v := range []string{"1.13", "1.19", ""} {
 		t.Run("go "+v, func(t *testing.T) {
+			if v != "1.13" {
+				longtest.Skip(t, "go 1.13 shows the oldest language version")
+			}
 			dir := writeModule(t, map[string]string{
 				"p.go": "package p\n\nimport (\n\t\"runtime\"\n\t\"sync\"\n)\n\nvar mu sync.Mutex\n\ntype S struct{ n int }\n\n" +
 					"// F locks.\nfunc F(c chan int, s *S) { mu.Lock(); s.n++; c <- s.n; mu.Unlock() }\n\n" +
