@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/confirm-go/confirm/internal/longtest"
 )
 
 // TestRunDemo runs the whole pipeline on the README's example module: the
@@ -231,6 +233,11 @@ func TestRunStrategies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.strategy+"/"+tt.heuristic, func(t *testing.T) {
+			if tt.strategy == "pct" || tt.heuristic == "random" {
+				// Package runner finds the fixtures' bugs with pct, and
+				// package rt tests meta's heuristics.
+				longtest.Skip(t, "the default strategy and random show the option reaches the search")
+			}
 			rep, err := Run(context.Background(), Options{
 				Dir: dir, Patterns: []string{"./bank"}, Budget: 10 * time.Second, Seed: 1,
 				Strategy: tt.strategy, Heuristic: tt.heuristic,
