@@ -224,6 +224,7 @@ func checkReplay(t *testing.T, dir string, f finding) {
 // diagnostics, verdicts, traces, replay commands (which replay) and the
 // summary, with -C.
 func TestCheckDemo(t *testing.T) {
+	t.Parallel()
 	demo := filepath.Join(pipelineTestdata, "demo")
 	stdout, stderr, code := confirmIn(t, ".", "-C", demo, "-budget", "10s", "-seed", "1", "./...")
 	if code != exitFound {
@@ -319,6 +320,7 @@ func TestCheckRobust(t *testing.T) {
 // has them on the package's finding, whose cause does not claim that
 // every schedule was explored.
 func TestCheckVerbose(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := confirmIn(t, filepath.Join(pipelineTestdata, "realsync"),
 		"-v", "-json", "-budget", "3s", "-seed", "1", "-explore=false", "-synthesize=false", "./...")
 	if code != 0 {
@@ -339,6 +341,7 @@ func TestCheckVerbose(t *testing.T) {
 // met first in the same execution, neither ends the search nor comes back
 // as a bug found.
 func TestCheckNeighbours(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := confirmIn(t, filepath.Join("..", "..", "testdata", "neighbours"), "-budget", "5s", "-seed", "1", "-json", "./...")
 	if code != exitFound {
 		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitFound, stderr)
@@ -369,6 +372,7 @@ func TestCheckNeighbours(t *testing.T) {
 // (testdata/selflock), each on a path that needs an interleaving, are
 // confirmed as the warned kind, and each token replays.
 func TestCheckSelfLocks(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "testdata", "selflock")
 	stdout, stderr, code := confirmIn(t, dir, "-budget", "10s", "-seed", "1", "-explore=false", "-json", "./...")
 	if code != exitFound {
@@ -478,6 +482,7 @@ func TestCheckUsage(t *testing.T) {
 // TestCheckSARIF checks the structure of -sarif output: SARIF 2.1.0 with
 // the confirmed trace as a codeFlow of one threadFlow per goroutine.
 func TestCheckSARIF(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "testdata", "bank")
 	stdout, stderr, code := confirmIn(t, dir, "-seq", "abba/abba.go:26,abba/abba.go:26,abba/abba.go:28,abba/abba.go:28",
 		"-run", "^TestTransfer$", "-budget", "5s", "-seed", "1", "-sarif")
@@ -552,6 +557,7 @@ func TestCheckSARIF(t *testing.T) {
 // (one participant per goroutine involved, the blocked locks as arrows to
 // their holders, the failure highlighted) and its replay command.
 func TestCheckMarkdown(t *testing.T) {
+	t.Parallel()
 	demo := filepath.Join(pipelineTestdata, "demo")
 	// One run writes both reports: -html is written beside -format's.
 	page := filepath.Join(t.TempDir(), "report.html")

@@ -21,6 +21,7 @@ func TestInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the tool from a module proxy")
 	}
+	t.Parallel()
 	const path, version = "github.com/confirm-go/confirm", "v0.0.0-test"
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
