@@ -11,11 +11,10 @@ test:
 
 # test-long runs the evaluation-sized cases make test leaves out (see
 # internal/longtest): the whole fixture matrix of cmd/confirm, the custom
-# golangci-lint build, every old language version; and the clean-shape
+# golangci-lint build, every old language version, and the clean-shape
 # searches of confirm/runner at 10,000 executions.
 test-long:
 	CONFIRM_LONG=1 $(GO) test -timeout 60m ./...
-	$(GO) test -timeout 60m ./confirm/runner -run 'TestHBShapes|TestModuleWide' -long
 
 build:
 	$(GO) build -o bin/ ./cmd/...

@@ -3,7 +3,6 @@ package runner_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/confirm-go/confirm/confirm/rt"
 	"github.com/confirm-go/confirm/confirm/runner"
+	"github.com/confirm-go/confirm/internal/longtest"
 )
 
 // fixtures are the end-to-end fixture modules of testdata/: each has a
@@ -35,14 +35,11 @@ var fixtures = []struct {
 	{"timing", "warm", []string{rt.FailRace}},
 }
 
-// long asks for the evaluation-sized searches of the tests that require
-// no failure in many executions: go test ./confirm/runner -long.
-var long = flag.Bool("long", false, "run the clean-shape searches at evaluation size (10,000 executions per shape)")
-
 // cleanExecs is how many executions a clean-shape search must run without
-// a failure: n at evaluation size, fewer in the default test run.
+// a failure: n at evaluation size (CONFIRM_LONG=1), a tenth of it in the
+// default test run.
 func cleanExecs(n int) int {
-	if *long {
+	if longtest.Enabled() {
 		return n
 	}
 	return n / 10
@@ -281,7 +278,7 @@ func TestRunTests(t *testing.T) {
 // TestModuleWide: a spin lock over atomics in another package of the
 // module orders the accesses it guards, because every package of the
 // module the test links is instrumented: no race in testdata/spin/tally
-// under hundreds of executions (thousands with -long); the race of tallybad, which forgets the
+// under hundreds of executions (thousands with CONFIRM_LONG=1); the race of tallybad, which forgets the
 // lock on one side, is found.
 func TestModuleWide(t *testing.T) {
 	for _, strategy := range []string{"random", "pct"} {
@@ -311,7 +308,7 @@ func TestModuleWide(t *testing.T) {
 }
 
 // TestHBShapes runs the happens-before shapes of testdata/hbshapes, which
-// `go test -race` finds clean, 1,000 times each (10,000 with -long) under the random, pct and
+// `go test -race` finds clean, 1,000 times each (10,000 with CONFIRM_LONG=1) under the random, pct and
 // meta strategies (meta stops sooner when it has explored every schedule),
 // and requires no race (an access recorded before the
 // synchronization that orders it, or synchronization the runtime does not
