@@ -257,18 +257,14 @@ func runtimeDir(root string, files map[string][]byte) (string, error) {
 		fmt.Fprintf(h, "%s %d\n", name, len(files[name]))
 		h.Write(files[name])
 	}
-	d := filepath.Join(root, "confirmrt_"+hex.EncodeToString(h.Sum(nil)[:6]))
-	if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
-		return d, nil
-	}
-	for range 10 {
-		var b [6]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return "", fmt.Errorf("naming the runtime package: %w", err)
-		}
-		d := filepath.Join(root, "confirmrt_"+hex.EncodeToString(b[:]))
+	name := h.Sum(nil)[:6]
+	for range 11 {
+		d := filepath.Join(root, "confirmrt_"+hex.EncodeToString(name))
 		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
 			return d, nil
+		}
+		if _, err := rand.Read(name); err != nil {
+			return "", fmt.Errorf("naming the runtime package: %w", err)
 		}
 	}
 	return "", fmt.Errorf("no unused directory name for the runtime in %s", root)
