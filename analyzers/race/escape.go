@@ -3,6 +3,7 @@ package race
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -168,6 +169,13 @@ func (w *escWalker) walk(v ssa.Value, depth int, out []ssa.Instruction) []ssa.In
 			// A deferred call runs when the function returns, after
 			// everything it could publish the object before (a
 			// constructor's defer closing what it built if it panics).
+		case *ssa.MapUpdate:
+			if (r.Value == v || r.Key == v) && ownMap(r.Map, root) {
+				// Put in a map only root holds (c.nodes[k] = &Node{c: c},
+				// c.nodes a map made for c): kept where root already is.
+				break
+			}
+			out = append(out, r)
 		case *ssa.Store:
 			if r.Val != v {
 				break
@@ -271,6 +279,47 @@ func ownedBy(addr ssa.Value, root ssa.Value, depth int) bool {
 			}
 			for _, p := range escapeWalk(obj, obj, depth+1, false, nil) {
 				if p != st {
+					return false
+				}
+			}
+			stored = true
+		}
+	}
+	return stored
+}
+
+// ownMap reports whether m is a map loaded from a field of root that
+// holds only maps root's function makes for it: every value the function
+// stores into the field is a new map, used for nothing else.
+func ownMap(m ssa.Value, root ssa.Value) bool {
+	load, ok := m.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || !ownedBy(fa, root, 0) {
+		return false
+	}
+	addrs := fieldAddrs(fa)
+	stored := false
+	for _, a := range addrs {
+		for _, u := range *a.Referrers() {
+			st, ok := u.(*ssa.Store)
+			if !ok || st.Addr != a {
+				continue
+			}
+			made, ok := st.Val.(*ssa.MakeMap)
+			if !ok {
+				return false
+			}
+			for _, mu := range *made.Referrers() {
+				switch mu := mu.(type) {
+				case *ssa.Store:
+					if a, ok := mu.Addr.(*ssa.FieldAddr); !ok || !slices.Contains(addrs, a) {
+						return false
+					}
+				case *ssa.DebugRef:
+				default:
 					return false
 				}
 			}
