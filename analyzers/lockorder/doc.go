@@ -68,7 +68,10 @@
 //     as a signal between two goroutines), nor for a lock whose release
 //     the package hands away as a function value stored in a field or a
 //     package-level variable or passed to a go statement
-//     (s.NotifyStartedFunc = waitLock.Unlock);
+//     (s.NotifyStartedFunc = waitLock.Unlock), nor for one that a
+//     function literal of the same declaration releases when the literal
+//     is handed to a call (a commit's onDone callback that unlocks the
+//     commit lock, queued for the loop that commits);
 //   - a lock a function holds on every return, or on every return of a
 //     nil error when its last result is an error, that no caller
 //     releases (lock-leak): such a function is a lock helper (lock(),

@@ -554,8 +554,10 @@ func isLockMethod(fn *ssa.Function) bool {
 // top-level function (by fn, or by a closure of the same declaration)
 // releases without having acquired them: locks handed from one goroutine
 // to another (locked by a test's server goroutine, unlocked by its
-// client; a spawner's lock unlocked by the goroutine it starts). A
-// return of fn still holding one is not a leak.
+// client; a spawner's lock unlocked by the goroutine it starts). So are
+// those that a function literal of the declaration releases when it is
+// handed to a call (see passedOn). A return of fn still holding one is
+// not a leak.
 func (c *checker) handedOff(fn *ssa.Function) map[string]bool {
 	top := outermost(fn)
 	if h, ok := c.handed[top]; ok {
@@ -572,11 +574,55 @@ func (c *checker) handedOff(fn *ssa.Function) map[string]bool {
 			}
 		}
 	}
+	c.passedOn(top, h)
 	if c.handed == nil {
 		c.handed = map[*ssa.Function]map[string]bool{}
 	}
 	c.handed[top] = h
 	return h
+}
+
+// passedOn adds to h the lock classes that a function literal made in
+// fn or its literals releases, or the method value of a release method
+// (mu.Unlock) fn makes, when the value is an argument of a call: the
+// callee keeps it to call when the work it starts is done (a commit's
+// onDone callback that unlocks the commit lock, queued for the loop that
+// commits). A callee that calls it before it returns releases the lock
+// in the caller's lockset already; one that does not has taken the
+// release on.
+func (c *checker) passedOn(fn *ssa.Function, h map[string]bool) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			for _, a := range call.Call.Args {
+				var lit *ssa.Function
+				switch a := a.(type) {
+				case *ssa.MakeClosure:
+					if isUnlockValue(a) {
+						if r, ok := c.ls.Ref(a.Bindings[0]); ok && r.Class != "" {
+							h[r.Class] = true
+						}
+						continue
+					}
+					lit, _ = a.Fn.(*ssa.Function)
+				case *ssa.Function:
+					lit = a // a literal capturing nothing (a package-level mutex's)
+				}
+				if lit == nil || lit.Parent() == nil {
+					continue
+				}
+				for _, it := range c.summary(lit).Releases {
+					h[it.Class] = true
+				}
+			}
+		}
+	}
+	for _, lit := range fn.AnonFuncs {
+		c.passedOn(lit, h)
+	}
 }
 
 // releasedElsewhere returns the lock classes whose release funcs hand
