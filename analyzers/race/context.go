@@ -528,7 +528,10 @@ func (c *checker) freshReceiver(caller *ssa.Function, call *ssa.Call) bool {
 }
 
 // freshArg reports whether v, an argument of call, is or points into
-// memory that caller allocated and has not published before the call.
+// memory that caller allocated and has not published before the call,
+// but to the goroutines it started with it on a declared function (go
+// c.reader(conn); c.open(cfg)), which checkGoroutines pairs with what
+// the call does (see escapes.beforeOthers).
 func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bool {
 	if c.ownedElement(v, caller) {
 		return true
@@ -551,7 +554,7 @@ func (c *checker) freshArg(caller *ssa.Function, call *ssa.Call, v ssa.Value) bo
 	if !ok || !isAlloc || alloc.Parent() != caller || !c.newBehind(alloc) {
 		return false
 	}
-	return c.escapesOf(caller).before(alloc, call)
+	return c.escapesOf(caller).beforeOthers(alloc, call)
 }
 
 // isResult reports whether v is a call's first result, as such or

@@ -505,6 +505,11 @@
 // (callbacks handed to a ticker loop) runs under the locks those callers
 // hold around the call; one reached only from functions that run on
 // memory not yet published (Open → l.connect() → l.dial()) runs so too.
+// A call on a new object its caller has handed only to goroutines it
+// started on a declared function (go c.reader(conn); c.open(cfg)) is
+// such a site: the goroutine check pairs those goroutines with what the
+// call does, and the lock discipline follows the other callers (a
+// Reconnect that opens again under its lock).
 // An interface call reaches only the package's types that are converted
 // to an interface in the package, or exported from a file that is not a
 // test; and none of them when no value the package makes reaches the
