@@ -394,8 +394,13 @@
 // the initializer fills is not followed. A closure's call of a function
 // value its maker read from a field before making it (a wrapper calling
 // the callback it replaces) is not taken to reach that closure, nor
-// closures made after the read; values copied between fields of one
-// function type (onLost from onRevoked) still merge the wrappers.
+// closures made after the read; nor, when two functions each wrap the
+// callback (a session's option wrapping onRevoked, then the group's
+// setup logging around each hook through a pointer to it), the other
+// wrapper: each calls only what was installed before it, so a chain of
+// two wrappers that lock one mutex is not seen. Values copied between
+// fields of one function type (onLost from onRevoked) still merge the
+// wrappers.
 //
 // FactsAnalyzer is Analyzer without its checks: it exports the same
 // Orders fact and reports nothing. cmd/confirmvet runs it on the packages

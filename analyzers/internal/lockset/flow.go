@@ -168,6 +168,9 @@ type engine struct {
 	graph   *callgraph.Graph // VTA call graph of the package's functions
 	dynamic map[ssa.CallInstruction][]*ssa.Function
 	inGraph map[*ssa.Function]bool // the functions whose calls VTA resolved
+	// wrappers memoizes wrapsWrapper: the closures that call what they
+	// replaced.
+	wrappers map[*ssa.Function]bool
 
 	opaque      map[*ssa.Function]bool           // see opaqueUnlock
 	names       map[*ssa.Function]string         // see funcName
@@ -310,7 +313,7 @@ func (e *engine) buildCallGraph(funcs []*ssa.Function) {
 			continue
 		}
 		for _, edge := range n.Out {
-			if edge.Site == nil || edge.Site.Common().StaticCallee() != nil || e.replacedBefore(edge.Site, edge.Callee.Func) {
+			if edge.Site == nil || edge.Site.Common().StaticCallee() != nil || e.replacedBefore(edge.Site, edge.Callee.Func) || e.wrapsWrapper(edge.Site, edge.Callee.Func) {
 				continue
 			}
 			e.dynamic[edge.Site] = append(e.dynamic[edge.Site], edge.Callee.Func)
@@ -354,6 +357,84 @@ func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) 
 	}
 	made := e.cls.closures[callee]
 	return len(made) > 0 && !slices.ContainsFunc(made, func(mc *ssa.MakeClosure) bool { return !After(read, mc) })
+}
+
+// wrapsWrapper reports whether site calls what its closure replaced (see
+// replacedRead) and callee is such a wrapper too, itself or one another
+// function makes: two wrappers of one callback field each take the other
+// for the value it replaced (initGroup's logging wrapper and a session's
+// option wrapping onRevoked), a cycle no run has, since each calls only
+// what was installed before it. The call from one wrapper to the other
+// is left out both ways; a chain of two wrappers locking one mutex is
+// not seen.
+func (e *engine) wrapsWrapper(site ssa.CallInstruction, callee *ssa.Function) bool {
+	if e.replacedRead(site) == nil {
+		return false
+	}
+	if w, ok := e.wrappers[callee]; ok {
+		return w
+	}
+	w := false
+	for _, b := range callee.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok && e.replacedRead(call) != nil {
+				w = true
+			}
+		}
+	}
+	if e.wrappers == nil {
+		e.wrappers = map[*ssa.Function]bool{}
+	}
+	e.wrappers[callee] = w
+	return w
+}
+
+// replacedRead returns the load that the function value site calls was
+// bound from, when site is in a closure that calls what it replaced: the
+// function making the closure loads the value through a pointer (prev :=
+// cfg.onRevoked, user := *set) before it makes the closure, every time,
+// and stores the closure (cfg.onRevoked = func() { ...; prev() }).
+func (e *engine) replacedRead(site ssa.CallInstruction) *ssa.UnOp {
+	if site.Common().IsInvoke() {
+		return nil
+	}
+	v := site.Common().Value
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X // a variable captured by reference: *fv
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		return nil
+	}
+	bound := e.cls.Binding(fv)
+	if cell, ok := bound.(*ssa.Alloc); ok {
+		bound = CellValue(cell)
+	}
+	read, ok := bound.(*ssa.UnOp)
+	if !ok || read.Op != token.MUL {
+		return nil
+	}
+	made := e.cls.closures[site.Parent()]
+	if len(made) == 0 {
+		return nil
+	}
+	for _, mc := range made {
+		if mc.Parent() != read.Parent() || !After(read, mc) || !storedAway(mc) {
+			return nil
+		}
+	}
+	return read
+}
+
+// storedAway reports whether the closure mc makes is stored through a
+// pointer (into a field or a variable a pointer names).
+func storedAway(mc *ssa.MakeClosure) bool {
+	for _, r := range *mc.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Val == mc {
+			return true
+		}
+	}
+	return false
 }
 
 // After reports whether b runs only after a, two instructions of one

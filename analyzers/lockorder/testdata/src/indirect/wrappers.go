@@ -70,3 +70,74 @@ func NewRelay(h *RelayHooks) *Relay {
 	}
 	return r
 }
+
+// Two functions each wrap the same hooks of a group's configuration: a
+// session's option wraps onRevoked under the session's lock, and the
+// group, once the options are applied, logs around whatever each hook
+// is then, through a pointer to it. Each wrapper calls only the one
+// installed before it, so neither reaches itself through the other:
+// silent.
+type groupConfig struct {
+	onRevoked func()
+	onLost    func()
+}
+
+// A GroupOpt configures a Group.
+type GroupOpt func(*groupConfig)
+
+// A Group runs its hooks.
+type Group struct {
+	cfg groupConfig
+	log func(string)
+}
+
+// NewGroup applies opts, then logs around the hooks.
+func NewGroup(log func(string), opts ...GroupOpt) *Group {
+	g := &Group{log: log}
+	for _, o := range opts {
+		o(&g.cfg)
+	}
+	for _, hook := range []struct {
+		name string
+		set  *func()
+	}{
+		{"revoked", &g.cfg.onRevoked},
+		{"lost", &g.cfg.onLost},
+	} {
+		user := *hook.set
+		name := hook.name
+		*hook.set = func() {
+			g.log(name)
+			if user != nil {
+				user()
+			}
+		}
+	}
+	return g
+}
+
+// Revoke runs the revoked hook.
+func (g *Group) Revoke() { g.cfg.onRevoked() }
+
+// A GroupSession fails once its group's partitions are revoked.
+type GroupSession struct {
+	mu      sync.Mutex
+	revoked bool
+}
+
+// NewGroupSession returns a session and the option that ties it to its
+// group.
+func NewGroupSession() (*GroupSession, GroupOpt) {
+	s := &GroupSession{}
+	return s, func(cfg *groupConfig) {
+		userRevoked := cfg.onRevoked
+		cfg.onRevoked = func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.revoked = true
+			if userRevoked != nil {
+				userRevoked()
+			}
+		}
+	}
+}
