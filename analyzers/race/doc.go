@@ -471,6 +471,15 @@
 // return } before the same check under the lock), meets no write. What
 // orders an access (this, the atomic flag, the closed channel) travels
 // with it in the facts of the functions other packages call.
+// A close-once gate hands its value to the closer: a function that sets
+// a gate holding a lock since a check found it clear (if c.closed {
+// return }; c.closed = true; then Unlock) claims the value, and what it
+// does after the claim, itself or in the functions only such callers
+// call (Close → c.release()), is not paired with the accesses made only
+// holding that lock since a check found the gate clear (Write bailing
+// out on c.closed): those come before the claim in the lock's order. An
+// access under the lock that does not check the gate (a Reset) is still
+// paired. The gate's value is matched by field, not by instance.
 //
 // A function literal started by a go statement whose function then waits
 // (a receive, a select, WaitGroup.Wait) on every path to a return, and

@@ -122,7 +122,7 @@ func (c *checker) checkObjectGuard(accs []*access) {
 			}
 			continue
 		}
-		other := conflicting(a, c.calleesLast(a, c.notForkJoined(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard)))))))
+		other := conflicting(a, c.calleesLast(a, c.notClaimed(a, c.notForkJoined(a, c.notJoinedBefore(a, c.offLoop(a, notCallingAfter(a, c.notSettingUp(a, withGuard))))))))
 		if other == nil {
 			continue
 		}
