@@ -333,23 +333,8 @@ func (e *engine) buildCallGraph(funcs []*ssa.Function) {
 // (VTA) takes every function stored into the field for a callee of
 // every value read from it.
 func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) bool {
-	if site.Common().IsInvoke() {
-		return false
-	}
-	v := site.Common().Value
-	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-		v = u.X // a variable captured by reference: *fv
-	}
-	fv, ok := v.(*ssa.FreeVar)
-	if !ok {
-		return false
-	}
-	bound := e.cls.Binding(fv)
-	if cell, ok := bound.(*ssa.Alloc); ok {
-		bound = CellValue(cell)
-	}
-	read, ok := bound.(*ssa.UnOp)
-	if !ok || read.Op != token.MUL {
+	read := e.boundRead(site)
+	if read == nil {
 		return false
 	}
 	if _, ok := read.X.(*ssa.FieldAddr); !ok || callee.Parent() != read.Parent() {
@@ -357,6 +342,32 @@ func (e *engine) replacedBefore(site ssa.CallInstruction, callee *ssa.Function) 
 	}
 	made := e.cls.closures[callee]
 	return len(made) > 0 && !slices.ContainsFunc(made, func(mc *ssa.MakeClosure) bool { return !After(read, mc) })
+}
+
+// boundRead returns the load through a pointer (prev := cfg.onRevoked,
+// user := *set) that the function value site calls was bound from, when
+// site calls a variable its closure captures; nil otherwise.
+func (e *engine) boundRead(site ssa.CallInstruction) *ssa.UnOp {
+	if site.Common().IsInvoke() {
+		return nil
+	}
+	v := site.Common().Value
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X // a variable captured by reference: *fv
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		return nil
+	}
+	bound := e.cls.Binding(fv)
+	if cell, ok := bound.(*ssa.Alloc); ok {
+		bound = CellValue(cell)
+	}
+	read, ok := bound.(*ssa.UnOp)
+	if !ok || read.Op != token.MUL {
+		return nil
+	}
+	return read
 }
 
 // wrapsWrapper reports whether site calls what its closure replaced (see
@@ -395,23 +406,8 @@ func (e *engine) wrapsWrapper(site ssa.CallInstruction, callee *ssa.Function) bo
 // cfg.onRevoked, user := *set) before it makes the closure, every time,
 // and stores the closure (cfg.onRevoked = func() { ...; prev() }).
 func (e *engine) replacedRead(site ssa.CallInstruction) *ssa.UnOp {
-	if site.Common().IsInvoke() {
-		return nil
-	}
-	v := site.Common().Value
-	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-		v = u.X // a variable captured by reference: *fv
-	}
-	fv, ok := v.(*ssa.FreeVar)
-	if !ok {
-		return nil
-	}
-	bound := e.cls.Binding(fv)
-	if cell, ok := bound.(*ssa.Alloc); ok {
-		bound = CellValue(cell)
-	}
-	read, ok := bound.(*ssa.UnOp)
-	if !ok || read.Op != token.MUL {
+	read := e.boundRead(site)
+	if read == nil {
 		return nil
 	}
 	made := e.cls.closures[site.Parent()]
