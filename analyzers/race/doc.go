@@ -295,7 +295,10 @@
 // n.loop(), not started in a loop, by no call in a loop of the package's
 // code) whose functions, and only they, write a field under the lock for
 // readers on other goroutines and read it without the lock; the loop's
-// own accesses are in program order. Nor, likewise, accesses to the
+// own accesses are in program order. The code outside goroutines may run
+// those functions too where the loop is not running: Start before its go
+// statement (setState(Follower), then go s.loop()), Stop after a wait
+// for the loop's exit (wg.Wait(), then setState(Stopped)). Nor, likewise, accesses to the
 // fields of a T on the goroutine that runs a method of T for a new T (an
 // accept loop's go newConn(c, s).serve(), the connection made anew each
 // time round): its command handlers read the connection's fields
@@ -656,9 +659,10 @@
 // These orderings are not modelled either, and are the most common false
 // findings on real code (cmd/corpus/trials): a lifecycle a state check
 // enforces (Init and Start return an error while the server runs, so
-// their writes never meet the loop); an event loop's fields written
-// also by Start before it starts the loop and by Stop after it joins it;
-// a goroutine that touches an object only once a timer it arms from the
+// their writes never meet the loop); an event loop whose functions
+// another goroutine also runs (a test's server goroutine handling
+// requests that the loop's owner would otherwise queue for it); a
+// goroutine that touches an object only once a timer it arms from the
 // object's state fires, which a test never arms; a state machine of compare-and-swap
 // transitions; values that decide whether a write runs at all (a field
 // set lazily only while nil where no gate orders it as above, a header

@@ -25,6 +25,8 @@ type goReach struct {
 	// syncCode marks the functions sync marks for an entry point that
 	// is not a test file's.
 	syncCode map[*ssa.Function]bool
+	// entries are those entry points.
+	entries []*ssa.Function
 }
 
 // goReach computes c.reach on first use.
@@ -86,6 +88,7 @@ func (c *checker) goReach() *goReach {
 		walkCalls(callsOf, fn, firstVisit(r.sync))
 		if !c.inTestFile(fn) {
 			walkCalls(callsOf, fn, firstVisit(r.syncCode))
+			r.entries = append(r.entries, fn)
 		}
 	}
 	return r
@@ -215,15 +218,100 @@ func (c *checker) callIndex() *callIndex {
 // locks on them are for readers on other goroutines. (A second Start on
 // the same object while the loop runs would break this, as it would
 // notCallingAfter's ListenAndServe: objects are not started twice.)
+//
+// Code outside goroutines may run f or g too, where the loop cannot be
+// running: before its spawner starts it (Start calling setState, then
+// go s.loop()), or after a wait for its exit (Stop's wg.Wait(), then
+// setState(Stopped)); see syncBeside.
 func (c *checker) loopOwned(f, g *ssa.Function) bool {
 	r := c.goReach()
-	if r.syncCode[f] || r.syncCode[g] || len(r.from[f]) != 1 || len(r.from[g]) != 1 {
+	if len(r.from[f]) != 1 || len(r.from[g]) != 1 {
 		return false
 	}
 	for s := range r.from[f] {
-		return r.from[g][s] && c.startedOnce(s)
+		if !r.from[g][s] || !c.startedOnce(s) {
+			return false
+		}
+		if !r.syncCode[f] && !r.syncCode[g] {
+			return true
+		}
+		beside := c.syncBeside(s)
+		return !beside[f] && !beside[g]
 	}
 	return false
+}
+
+// syncBeside returns the functions that code outside goroutines (the
+// entry points of syncCode) reaches while goroutine s may run: not
+// through a call that its spawner makes before the go statement starting
+// s, nor through a call made after a wait for s's exit (a WaitGroup its
+// literal marks done as it exits, a channel it closes).
+func (c *checker) syncBeside(s *ssa.Function) map[*ssa.Function]bool {
+	if m, ok := c.beside[s]; ok {
+		return m
+	}
+	idx := c.callIndex()
+	gos := idx.starts[s]
+	var waits []func(ssa.Instruction) bool
+	for _, g := range gos {
+		if signals := c.exitKeys(g.Parent())[g]; len(signals) > 0 {
+			waits = append(waits, c.waitsOn(signals))
+		}
+	}
+	ordered := func(call ssa.Instruction) bool {
+		for _, g := range gos {
+			if g.Parent() == call.Parent() && dominatesInstr(call, g) {
+				return true // before the loop starts
+			}
+		}
+		for _, b := range call.Parent().Blocks {
+			for _, x := range b.Instrs {
+				if x != call && slices.ContainsFunc(waits, func(w func(ssa.Instruction) bool) bool { return w(x) }) && dominatesInstr(x, call) {
+					return true // after it exits
+				}
+			}
+		}
+		return false
+	}
+	seen := map[*ssa.Function]bool{}
+	var walk func(fn *ssa.Function)
+	walk = func(fn *ssa.Function) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		var ops []*ssa.Value
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Go); ok {
+					continue
+				}
+				call, isCall := instr.(ssa.CallInstruction)
+				if isCall && ordered(call) {
+					continue
+				}
+				if isCall {
+					for _, f := range c.callees(call) {
+						walk(f)
+					}
+				}
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
+					if lit := funcValue(*op); lit != nil && lit.Parent() != nil && !idx.startedIn[fn][lit] {
+						walk(lit)
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range c.goReach().entries {
+		walk(fn)
+	}
+	if c.beside == nil {
+		c.beside = map[*ssa.Function]map[*ssa.Function]bool{}
+	}
+	c.beside[s] = seen
+	return seen
 }
 
 // connOwned reports whether accesses a and o, to a field of type T, are

@@ -98,6 +98,7 @@ type checker struct {
 	reach          *goReach                                      // see goReach
 	index          *callIndex                                    // see callIndex
 	once           map[*ssa.Function]bool                        // see startedOnce
+	beside         map[*ssa.Function]map[*ssa.Function]bool      // see syncBeside
 	tests          *testTypes                                    // see testTypeFlow
 	solo           map[*ssa.Function]bool                        // see soloTest
 	imported       map[*types.Func]*accessFact                   // see importFact

@@ -151,3 +151,128 @@ func (p *Pool) drop() {
 	p.count = 0
 	p.mu.Unlock()
 }
+
+// A Raft's loop owns its role: the loop changes it through setRole,
+// under the lock for Role's readers, and reads it without the lock.
+// Start sets it too, before it starts the loop, and Stop after it has
+// waited for the loop to exit: neither meets the loop. Silent.
+type Raft struct {
+	mu      sync.Mutex
+	role    int
+	stopped chan struct{}
+	votes   chan int
+	wg      sync.WaitGroup
+}
+
+func (r *Raft) setRole(role int) {
+	r.mu.Lock()
+	r.role = role
+	r.mu.Unlock()
+}
+
+// Role returns the current role.
+func (r *Raft) Role() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.role
+}
+
+// Leading reports whether the node leads.
+func (r *Raft) Leading() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.role == 2
+}
+
+// Start starts the loop as a follower.
+func (r *Raft) Start() {
+	r.stopped = make(chan struct{})
+	r.votes = make(chan int)
+	r.setRole(1)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.run()
+	}()
+}
+
+// Stop stops the loop.
+func (r *Raft) Stop() {
+	close(r.stopped)
+	r.wg.Wait()
+	r.setRole(0)
+}
+
+func (r *Raft) run() {
+	for {
+		select {
+		case <-r.stopped:
+			return
+		case v := <-r.votes:
+			r.vote(v)
+		}
+	}
+}
+
+func (r *Raft) vote(v int) {
+	if r.role == 1 && v > 0 {
+		r.setRole(2)
+	}
+}
+
+// A Ballot's loop owns its role the same way, but Demote sets it while
+// the loop runs: the loop's unlocked read races with it.
+type Ballot struct {
+	mu      sync.Mutex
+	role    int
+	stopped chan struct{}
+	votes   chan int
+}
+
+func (b *Ballot) setRole(role int) {
+	b.mu.Lock()
+	b.role = role
+	b.mu.Unlock()
+}
+
+// Role returns the current role.
+func (b *Ballot) Role() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.role
+}
+
+// Leading reports whether the ballot leads.
+func (b *Ballot) Leading() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.role == 2
+}
+
+// Start starts the loop.
+func (b *Ballot) Start() {
+	b.stopped = make(chan struct{})
+	b.votes = make(chan int)
+	b.setRole(1)
+	go b.run()
+}
+
+// Demote makes the ballot a follower again.
+func (b *Ballot) Demote() { b.setRole(1) }
+
+func (b *Ballot) run() {
+	for {
+		select {
+		case <-b.stopped:
+			return
+		case v := <-b.votes:
+			b.vote(v)
+		}
+	}
+}
+
+func (b *Ballot) vote(v int) {
+	if b.role == 1 && v > 0 { // want `possible data race: \(\*goroutines.Ballot\).vote reads \(goroutines.Ballot\).role without holding \(goroutines.Ballot\).mu`
+		b.setRole(2)
+	}
+}
