@@ -598,24 +598,17 @@ func (c *checker) passedOn(fn *ssa.Function, h map[string]bool) {
 				continue
 			}
 			for _, a := range call.Call.Args {
-				var lit *ssa.Function
 				switch a := a.(type) {
 				case *ssa.MakeClosure:
-					if isUnlockValue(a) {
-						if r, ok := c.ls.Ref(a.Bindings[0]); ok && r.Class != "" {
-							h[r.Class] = true
-						}
-						continue
+					if lit, _ := a.Fn.(*ssa.Function); isUnlockValue(a) || lit != nil && lit.Parent() != nil {
+						c.releasesOf(a, h)
 					}
-					lit, _ = a.Fn.(*ssa.Function)
 				case *ssa.Function:
-					lit = a // a literal capturing nothing (a package-level mutex's)
-				}
-				if lit == nil || lit.Parent() == nil {
-					continue
-				}
-				for _, it := range c.summary(lit).Releases {
-					h[it.Class] = true
+					if a.Parent() != nil { // a literal capturing nothing (a package-level mutex's)
+						for _, it := range c.summary(a).Releases {
+							h[it.Class] = true
+						}
+					}
 				}
 			}
 		}
@@ -635,22 +628,8 @@ func (c *checker) passedOn(fn *ssa.Function, h map[string]bool) {
 func (c *checker) releasedElsewhere(funcs []*ssa.Function) map[string]bool {
 	away := map[string]bool{}
 	handAway := func(v ssa.Value) {
-		mc, ok := v.(*ssa.MakeClosure)
-		if !ok {
-			return
-		}
-		fn, _ := mc.Fn.(*ssa.Function)
-		if fn == nil {
-			return
-		}
-		if isUnlockValue(mc) {
-			if r, ok := c.ls.Ref(mc.Bindings[0]); ok && r.Class != "" {
-				away[r.Class] = true
-			}
-			return
-		}
-		for _, it := range c.summary(fn).Releases {
-			away[it.Class] = true
+		if mc, ok := v.(*ssa.MakeClosure); ok {
+			c.releasesOf(mc, away)
 		}
 	}
 	for _, fn := range funcs {
@@ -671,6 +650,25 @@ func (c *checker) releasedElsewhere(funcs []*ssa.Function) map[string]bool {
 		}
 	}
 	return away
+}
+
+// releasesOf adds to h the lock classes that calling the function value
+// mc makes releases without having acquired them: the mutex of a method
+// value of Unlock or RUnlock, or what the function's summary releases.
+func (c *checker) releasesOf(mc *ssa.MakeClosure, h map[string]bool) {
+	fn, _ := mc.Fn.(*ssa.Function)
+	if fn == nil {
+		return
+	}
+	if isUnlockValue(mc) {
+		if r, ok := c.ls.Ref(mc.Bindings[0]); ok && r.Class != "" {
+			h[r.Class] = true
+		}
+		return
+	}
+	for _, it := range c.summary(fn).Releases {
+		h[it.Class] = true
+	}
 }
 
 // isUnlockName reports whether name is a release method's.
