@@ -99,7 +99,8 @@ func (c *checker) claimsIn(fn *ssa.Function, instr ssa.Instruction) []claim {
 			if !ok || !gates[key] {
 				continue
 			}
-			for _, lock := range c.checkedClear(fn, fa, st) {
+			sameGate := func(lfa *ssa.FieldAddr) bool { return lfa.Field == fa.Field && sameValue(lfa.X, fa.X) }
+			for _, lock := range c.checkedClear(fn, sameGate, st) {
 				out = append(out, claim{flag: key, lock: lock})
 			}
 		}
@@ -108,10 +109,10 @@ func (c *checker) claimsIn(fn *ssa.Function, instr ssa.Instruction) []claim {
 }
 
 // checkedClear returns the lock classes held since a check, found clear,
-// of the gate at fa's field of fa's value, that instr can be reached from
+// of a gate whose address match accepts, that instr can be reached from
 // only through the check's clear branch, with no release of the lock in
 // between.
-func (c *checker) checkedClear(fn *ssa.Function, fa *ssa.FieldAddr, instr ssa.Instruction) []string {
+func (c *checker) checkedClear(fn *ssa.Function, match func(*ssa.FieldAddr) bool, instr ssa.Instruction) []string {
 	var out []string
 	for _, b := range fn.Blocks {
 		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
@@ -123,7 +124,7 @@ func (c *checker) checkedClear(fn *ssa.Function, fa *ssa.FieldAddr, instr ssa.In
 			continue
 		}
 		lfa, ok := load.X.(*ssa.FieldAddr)
-		if !ok || lfa.Field != fa.Field || !sameValue(lfa.X, fa.X) {
+		if !ok || !match(lfa) {
 			continue
 		}
 		clear := b.Succs[1] // the branch where the gate is clear
@@ -184,7 +185,7 @@ func (c *checker) releasedBetween(fn *ssa.Function, from *ssa.BasicBlock, instr 
 			return true
 		}
 		if reachesAvoiding(from.Instrs[0], 0, r.Instr, func(ssa.Instruction) bool { return false }) &&
-			reachesAvoiding(r.Instr, c.escapesOf(fn).indexOf(r.Instr)+1, instr, func(ssa.Instruction) bool { return false }) {
+			reachesAvoiding(r.Instr, slices.Index(r.Instr.Block().Instrs, r.Instr)+1, instr, func(ssa.Instruction) bool { return false }) {
 			return true
 		}
 	}
@@ -202,20 +203,15 @@ func (c *checker) checkedAccess(o *access, k claim) bool {
 	return c.checkedAt(o.fn, o.instr, k, 0)
 }
 
+// checkedAt reports whether instr is reached only where, holding k's
+// lock since, a check of k's gate found it clear (see checkedAccess).
 func (c *checker) checkedAt(fn *ssa.Function, instr ssa.Instruction, k claim, depth int) bool {
-	for _, b := range fn.Blocks {
-		for _, x := range b.Instrs {
-			fa, ok := x.(*ssa.FieldAddr)
-			if !ok {
-				continue
-			}
-			if key, ok := c.ownField(fa); !ok || key != k.flag {
-				continue
-			}
-			if slices.Contains(c.checkedClear(fn, fa, instr), k.lock) {
-				return true
-			}
-		}
+	theGate := func(lfa *ssa.FieldAddr) bool {
+		key, ok := c.ownField(lfa)
+		return ok && key == k.flag
+	}
+	if slices.Contains(c.checkedClear(fn, theGate, instr), k.lock) {
+		return true
 	}
 	if depth >= maxClaimDepth || exported(fn) || fn.Parent() != nil || c.ctx.unknown[fn] {
 		return false
