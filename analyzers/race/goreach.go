@@ -258,20 +258,29 @@ func (c *checker) syncBeside(s *ssa.Function) map[*ssa.Function]bool {
 			waits = append(waits, c.waitsOn(signals))
 		}
 	}
-	ordered := func(call ssa.Instruction) bool {
+	// exitWaits returns fn's waits for s's exit.
+	exitWaits := func(fn *ssa.Function) []ssa.Instruction {
+		var out []ssa.Instruction
+		for _, b := range fn.Blocks {
+			for _, x := range b.Instrs {
+				if slices.ContainsFunc(waits, func(w func(ssa.Instruction) bool) bool { return w(x) }) {
+					out = append(out, x)
+				}
+			}
+		}
+		return out
+	}
+	// ordered reports whether call, of a function with the waits
+	// fnWaits, runs only where s does not.
+	ordered := func(call ssa.Instruction, fnWaits []ssa.Instruction) bool {
 		for _, g := range gos {
 			if g.Parent() == call.Parent() && dominatesInstr(call, g) {
 				return true // before the loop starts
 			}
 		}
-		for _, b := range call.Parent().Blocks {
-			for _, x := range b.Instrs {
-				if x != call && slices.ContainsFunc(waits, func(w func(ssa.Instruction) bool) bool { return w(x) }) && dominatesInstr(x, call) {
-					return true // after it exits
-				}
-			}
-		}
-		return false
+		return slices.ContainsFunc(fnWaits, func(w ssa.Instruction) bool {
+			return w != call && dominatesInstr(w, call) // after it exits
+		})
 	}
 	seen := map[*ssa.Function]bool{}
 	var walk func(fn *ssa.Function)
@@ -280,6 +289,7 @@ func (c *checker) syncBeside(s *ssa.Function) map[*ssa.Function]bool {
 			return
 		}
 		seen[fn] = true
+		fnWaits := exitWaits(fn)
 		var ops []*ssa.Value
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -287,7 +297,7 @@ func (c *checker) syncBeside(s *ssa.Function) map[*ssa.Function]bool {
 					continue
 				}
 				call, isCall := instr.(ssa.CallInstruction)
-				if isCall && ordered(call) {
+				if isCall && ordered(call, fnWaits) {
 					continue
 				}
 				if isCall {
