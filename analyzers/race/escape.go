@@ -265,27 +265,19 @@ func ownedBy(addr ssa.Value, root ssa.Value, depth int) bool {
 	}
 	// Every value the function stores into that field is a new object
 	// that goes nowhere else.
-	stored := false
-	for _, r := range fieldAddrs(holder) {
-		other := r
-		for _, u := range *other.Referrers() {
-			st, ok := u.(*ssa.Store)
-			if !ok || st.Addr != other {
-				continue
-			}
-			obj, ok := st.Val.(*ssa.Alloc)
-			if !ok {
+	stores := fieldStores(fieldAddrs(holder))
+	for _, st := range stores {
+		obj, ok := st.Val.(*ssa.Alloc)
+		if !ok {
+			return false
+		}
+		for _, p := range escapeWalk(obj, obj, depth+1, false, nil) {
+			if p != st {
 				return false
 			}
-			for _, p := range escapeWalk(obj, obj, depth+1, false, nil) {
-				if p != st {
-					return false
-				}
-			}
-			stored = true
 		}
 	}
-	return stored
+	return len(stores) > 0
 }
 
 // ownMap reports whether m is a map loaded from a field of root that
@@ -301,32 +293,39 @@ func ownMap(m ssa.Value, root ssa.Value) bool {
 		return false
 	}
 	addrs := fieldAddrs(fa)
-	stored := false
-	for _, a := range addrs {
-		for _, u := range *a.Referrers() {
-			st, ok := u.(*ssa.Store)
-			if !ok || st.Addr != a {
-				continue
-			}
-			made, ok := st.Val.(*ssa.MakeMap)
-			if !ok {
-				return false
-			}
-			for _, mu := range *made.Referrers() {
-				switch mu := mu.(type) {
-				case *ssa.Store:
-					if a, ok := mu.Addr.(*ssa.FieldAddr); !ok || !slices.Contains(addrs, a) {
-						return false
-					}
-				case *ssa.DebugRef:
-				default:
+	stores := fieldStores(addrs)
+	for _, st := range stores {
+		made, ok := st.Val.(*ssa.MakeMap)
+		if !ok {
+			return false
+		}
+		for _, mu := range *made.Referrers() {
+			switch mu := mu.(type) {
+			case *ssa.Store:
+				if a, ok := mu.Addr.(*ssa.FieldAddr); !ok || !slices.Contains(addrs, a) {
 					return false
 				}
+			case *ssa.DebugRef:
+			default:
+				return false
 			}
-			stored = true
 		}
 	}
-	return stored
+	return len(stores) > 0
+}
+
+// fieldStores returns the stores through addrs, the addresses of one
+// field that fieldAddrs gives.
+func fieldStores(addrs []*ssa.FieldAddr) []*ssa.Store {
+	var out []*ssa.Store
+	for _, a := range addrs {
+		for _, u := range *a.Referrers() {
+			if st, ok := u.(*ssa.Store); ok && st.Addr == a {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }
 
 // fieldAddrs returns the addresses of fa's field of fa's object that its
