@@ -56,18 +56,12 @@ const maxClaimDepth = 2
 // site of it up to maxClaimDepth callers.
 func (c *checker) claimsBefore(fn *ssa.Function, instr ssa.Instruction, depth int) []claim {
 	out := c.claimsIn(fn, instr)
-	if depth >= maxClaimDepth || exported(fn) || fn.Parent() != nil {
-		return out
-	}
-	sites := c.ctx.sites[fn]
-	if len(sites) == 0 || c.ctx.unknown[fn] {
+	sites, ok := c.claimSites(fn, depth)
+	if !ok {
 		return out
 	}
 	var common []claim
 	for i, s := range sites {
-		if s.call == nil || s.common == nil {
-			return out
-		}
 		up := c.claimsBefore(s.caller, s.call, depth+1)
 		if i == 0 {
 			common = up
@@ -213,19 +207,31 @@ func (c *checker) checkedAt(fn *ssa.Function, instr ssa.Instruction, k claim, de
 	if slices.Contains(c.checkedClear(fn, theGate, instr), k.lock) {
 		return true
 	}
-	if depth >= maxClaimDepth || exported(fn) || fn.Parent() != nil || c.ctx.unknown[fn] {
-		return false
-	}
-	sites := c.ctx.sites[fn]
-	if len(sites) == 0 {
+	sites, ok := c.claimSites(fn, depth)
+	if !ok {
 		return false
 	}
 	for _, s := range sites {
-		if s.call == nil || s.common == nil || !c.checkedAt(s.caller, s.call, k, depth+1) {
+		if !c.checkedAt(s.caller, s.call, k, depth+1) {
 			return false
 		}
 	}
 	return true
+}
+
+// claimSites returns the call sites of fn, depth callers up from an
+// access, when they are all the ways fn runs and the walk may go on up:
+// fn is a declared function other packages cannot call, the package
+// calls it directly (no callback), and depth is below maxClaimDepth.
+func (c *checker) claimSites(fn *ssa.Function, depth int) ([]entrySite, bool) {
+	if depth >= maxClaimDepth || exported(fn) || fn.Parent() != nil || c.ctx.unknown[fn] {
+		return nil, false
+	}
+	sites := c.ctx.sites[fn]
+	if len(sites) == 0 || slices.ContainsFunc(sites, func(s entrySite) bool { return s.call == nil || s.common == nil }) {
+		return nil, false
+	}
+	return sites, true
 }
 
 // notClaimed leaves out of others the accesses that a's claims order
