@@ -39,34 +39,11 @@ func (c *checker) goReach() *goReach {
 	idx := c.callIndex()
 	calls := map[*ssa.Function][]*ssa.Function{}
 	called := map[*ssa.Function]bool{}
-	var ops []*ssa.Value
 	for _, fn := range c.funcs {
-		calls[fn] = slices.Clone(idx.calls[fn])
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if _, ok := instr.(*ssa.Go); ok {
-					continue
-				}
-				ops = instr.Operands(ops[:0])
-				for _, op := range ops {
-					if lit := funcValue(*op); lit != nil && lit.Parent() != nil {
-						calls[fn] = append(calls[fn], lit)
-					}
-				}
-			}
-		}
-		// A literal that is both started and made for other uses: the
-		// go statement's operand is counted as a call above.
-		kept := calls[fn][:0]
-		for _, f := range calls[fn] {
-			if !idx.startedIn[fn][f] || f.Parent() == nil {
-				kept = append(kept, f)
-			}
-		}
-		calls[fn] = kept
-		for _, f := range calls[fn] {
+		c.callEdges(fn, func(_ ssa.Instruction, f *ssa.Function) {
+			calls[fn] = append(calls[fn], f)
 			called[f] = true
-		}
+		})
 	}
 	callsOf := func(f *ssa.Function) []*ssa.Function { return calls[f] }
 	for _, s := range idx.started {
@@ -92,6 +69,37 @@ func (c *checker) goReach() *goReach {
 		}
 	}
 	return r
+}
+
+// callEdges calls visit with each function that fn runs on its own
+// goroutine and the instruction that runs it: the callees of its calls
+// other than go statements, and the function literals its instructions
+// use (a callback it hands on), but not a literal it also starts (the go
+// statement's operand counts as a use).
+func (c *checker) callEdges(fn *ssa.Function, visit func(ssa.Instruction, *ssa.Function)) {
+	idx := c.callIndex()
+	startedLit := func(f *ssa.Function) bool { return idx.startedIn[fn][f] && f.Parent() != nil }
+	var ops []*ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Go); ok {
+				continue
+			}
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				for _, f := range c.callees(call) {
+					if !startedLit(f) {
+						visit(instr, f)
+					}
+				}
+			}
+			ops = instr.Operands(ops[:0])
+			for _, op := range ops {
+				if lit := funcValue(*op); lit != nil && lit.Parent() != nil && !startedLit(lit) {
+					visit(instr, lit)
+				}
+			}
+		}
+	}
 }
 
 // walkCalls visits fn and the functions next gives for each function
@@ -290,28 +298,14 @@ func (c *checker) syncBeside(s *ssa.Function) map[*ssa.Function]bool {
 		}
 		seen[fn] = true
 		fnWaits := exitWaits(fn)
-		var ops []*ssa.Value
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if _, ok := instr.(*ssa.Go); ok {
-					continue
-				}
-				call, isCall := instr.(ssa.CallInstruction)
-				if isCall && ordered(call, fnWaits) {
-					continue
-				}
-				if isCall {
-					for _, f := range c.callees(call) {
-						walk(f)
-					}
-				}
-				ops = instr.Operands(ops[:0])
-				for _, op := range ops {
-					if lit := funcValue(*op); lit != nil && lit.Parent() != nil && !idx.startedIn[fn][lit] {
-						walk(lit)
-					}
-				}
+		var next []*ssa.Function
+		c.callEdges(fn, func(instr ssa.Instruction, f *ssa.Function) {
+			if _, isCall := instr.(ssa.CallInstruction); !isCall || !ordered(instr, fnWaits) {
+				next = append(next, f)
 			}
+		})
+		for _, f := range next {
+			walk(f)
 		}
 	}
 	for _, fn := range c.goReach().entries {
